@@ -1,0 +1,190 @@
+/**
+ * `Agent`: a declaration — instructions, tools, handoffs, guardrails, an output type and a
+ * model. Agents hold no run state; one agent can serve many concurrent runs.
+ */
+import type { z } from 'zod';
+import type { Capability } from '../capability/capability.js';
+import { UserError } from '../errors/errors.js';
+import type { InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
+import { type Handoff, handoff } from '../handoff/handoff.js';
+import type { RunContext } from '../loop/run-context.js';
+import type { Model, ModelSettings, OutputSchemaDefinition } from '../model/model.js';
+import { type ResolvedSchema, resolveSchema, type SchemaLike } from '../tool/schema.js';
+import type { FunctionTool, Tool } from '../tool/tool.js';
+import { type AsToolOptions, agentAsTool } from './as-tool.js';
+import type { AgentHooks } from './hooks.js';
+
+/** A tool call result as seen by `toolUseBehavior` functions. */
+export interface FunctionToolResult {
+  toolName: string;
+  callId: string;
+  /** The tool's return value (or the error text the model saw). */
+  output: unknown;
+}
+
+/** Decides whether tool results end the run. */
+export type ToolUseBehavior<TContext = any> =
+  | 'run_llm_again'
+  | 'stop_on_first_tool'
+  | { stopAtToolNames: string[] }
+  | ((ctx: RunContext<TContext>, results: FunctionToolResult[]) =>
+      | { isFinalOutput: boolean; finalOutput?: unknown }
+      | Promise<{ isFinalOutput: boolean; finalOutput?: unknown }>);
+
+/** Instructions: a string, or a (sync/async) function of the run context and the agent. */
+export type Instructions<TContext = any> =
+  | string
+  | ((ctx: RunContext<TContext>, agent: Agent<TContext, any>) => string | Promise<string>);
+
+/** Output type: a zod schema or JSON Schema; absent means plain text. */
+export type OutputType = SchemaLike | undefined;
+
+/** The parsed final output of an agent with output type `T`. */
+export type OutputOf<T> = T extends z.ZodType ? z.output<T> : T extends undefined ? string : unknown;
+
+/** Anything an agent's `handoffs` list may hold. */
+export type HandoffLike<TContext = any> = Agent<TContext, any> | Handoff<TContext, Agent<TContext, any>>;
+
+export interface AgentConfig<TContext = any, TOutputType extends OutputType = undefined> {
+  /** Unique within a run's agent graph; used by RunState to rebind agents. */
+  name: string;
+  instructions?: Instructions<TContext>;
+  /** Shown to other agents in the handoff tool's description. */
+  handoffDescription?: string;
+  tools?: Tool<TContext>[];
+  handoffs?: HandoffLike<TContext>[];
+  /** A `Model` or a model name the run's model provider resolves (e.g. `'openai:gpt-5.1'`). */
+  model?: Model | string;
+  modelSettings?: ModelSettings;
+  outputType?: TOutputType;
+  inputGuardrails?: InputGuardrail<TContext>[];
+  outputGuardrails?: OutputGuardrail<TContext>[];
+  /** Default `'run_llm_again'`. */
+  toolUseBehavior?: ToolUseBehavior<TContext>;
+  /** Reset a forced `toolChoice` to `auto` after a tool was used (default true). */
+  resetToolChoice?: boolean;
+  hooks?: AgentHooks<TContext>;
+  capabilities?: Capability<TContext>[];
+}
+
+/**
+ * An agent declaration.
+ * @throws UserError at construction for invalid config (empty name, non-array tools, a tool
+ *   that is not a tool, an invalid output type).
+ */
+export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
+  readonly name: string;
+  instructions?: Instructions<TContext>;
+  handoffDescription?: string;
+  tools: Tool<TContext>[];
+  handoffs: HandoffLike<TContext>[];
+  model?: Model | string;
+  modelSettings: ModelSettings;
+  outputType?: TOutputType;
+  inputGuardrails: InputGuardrail<TContext>[];
+  outputGuardrails: OutputGuardrail<TContext>[];
+  toolUseBehavior: ToolUseBehavior<TContext>;
+  resetToolChoice: boolean;
+  hooks?: AgentHooks<TContext>;
+  capabilities: Capability<TContext>[];
+  private resolvedOutput?: ResolvedSchema | null;
+
+  constructor(config: AgentConfig<TContext, TOutputType>) {
+    if (!config || typeof config.name !== 'string' || config.name.trim() === '') {
+      throw new UserError('new Agent(): `name` must be a non-empty string.');
+    }
+    const where = `Agent "${config.name}"`;
+    for (const key of ['tools', 'handoffs', 'inputGuardrails', 'outputGuardrails', 'capabilities'] as const) {
+      if (config[key] !== undefined && !Array.isArray(config[key])) throw new UserError(`${where}: \`${key}\` must be an array.`);
+    }
+    for (const t of config.tools ?? []) {
+      if (!t || (t.type !== 'function' && t.type !== 'hosted_tool')) {
+        throw new UserError(`${where}: every entry of \`tools\` must be created with tool() (or be a hosted tool).`);
+      }
+    }
+    for (const h of config.handoffs ?? []) {
+      if (!(h instanceof Agent) && (h as Handoff)?.type !== 'handoff') {
+        throw new UserError(`${where}: every entry of \`handoffs\` must be an Agent or a handoff().`);
+      }
+    }
+    if (config.instructions !== undefined && typeof config.instructions !== 'string' && typeof config.instructions !== 'function') {
+      throw new UserError(`${where}: \`instructions\` must be a string or a function.`);
+    }
+    if (config.model !== undefined && typeof config.model !== 'string' && (config.model as Model)?.specificationVersion !== 'v1') {
+      throw new UserError(`${where}: \`model\` must be a model name or a Model with specificationVersion 'v1'.`);
+    }
+    this.name = config.name;
+    this.instructions = config.instructions;
+    this.handoffDescription = config.handoffDescription;
+    this.tools = config.tools ?? [];
+    this.handoffs = config.handoffs ?? [];
+    this.model = config.model;
+    this.modelSettings = config.modelSettings ?? {};
+    this.outputType = config.outputType;
+    this.inputGuardrails = config.inputGuardrails ?? [];
+    this.outputGuardrails = config.outputGuardrails ?? [];
+    this.toolUseBehavior = config.toolUseBehavior ?? 'run_llm_again';
+    this.resetToolChoice = config.resetToolChoice ?? true;
+    this.hooks = config.hooks;
+    this.capabilities = config.capabilities ?? [];
+    if (this.outputType !== undefined) this.getOutputSchema();
+  }
+
+  /** A copy with some fields replaced. */
+  clone<O extends OutputType = TOutputType>(overrides: Partial<AgentConfig<TContext, O>> = {}): Agent<TContext, O> {
+    return new Agent<TContext, O>({ ...(this.toConfig() as AgentConfig<TContext, any>), ...overrides });
+  }
+
+  /** The config this agent was built from (current field values). */
+  toConfig(): AgentConfig<TContext, TOutputType> {
+    return {
+      name: this.name,
+      instructions: this.instructions,
+      handoffDescription: this.handoffDescription,
+      tools: this.tools,
+      handoffs: this.handoffs,
+      model: this.model,
+      modelSettings: this.modelSettings,
+      outputType: this.outputType,
+      inputGuardrails: this.inputGuardrails,
+      outputGuardrails: this.outputGuardrails,
+      toolUseBehavior: this.toolUseBehavior,
+      resetToolChoice: this.resetToolChoice,
+      hooks: this.hooks,
+      capabilities: this.capabilities,
+    };
+  }
+
+  /** Resolves the instructions for one turn. */
+  async getSystemPrompt(ctx: RunContext<TContext>): Promise<string | undefined> {
+    if (typeof this.instructions === 'function') return this.instructions(ctx, this);
+    return this.instructions;
+  }
+
+  /** The output JSON Schema (strict when possible) or `undefined` for plain text output. */
+  getOutputSchema(): (OutputSchemaDefinition & { validate: ResolvedSchema['validate'] }) | undefined {
+    if (this.outputType === undefined) return undefined;
+    if (this.resolvedOutput === undefined) {
+      const resolved = resolveSchema(this.outputType as SchemaLike, `Agent "${this.name}" outputType`);
+      if ((resolved.jsonSchema.type ?? 'object') !== 'object') {
+        throw new UserError(`Agent "${this.name}": outputType must describe a JSON object (wrap other types in z.object).`);
+      }
+      this.resolvedOutput = resolved;
+    }
+    const r = this.resolvedOutput!;
+    return { name: 'final_output', schema: r.jsonSchema, strict: r.strict, validate: r.validate };
+  }
+
+  /** The handoffs as `Handoff` objects (agents wrapped with default options). */
+  getHandoffs(): Handoff<TContext, Agent<TContext, any>>[] {
+    return this.handoffs.map((h) => (h instanceof Agent ? handoff(h) : h)) as Handoff<TContext, Agent<TContext, any>>[];
+  }
+
+  /**
+   * This agent as a function tool: a nested `run()` with only the generated input; the parent
+   * keeps control and receives the nested final output. See {@link AsToolOptions}.
+   */
+  asTool(options: AsToolOptions<TContext> = {}): FunctionTool<TContext> {
+    return agentAsTool(this, options);
+  }
+}

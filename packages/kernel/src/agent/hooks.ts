@@ -1,0 +1,38 @@
+/**
+ * Lifecycle hooks. Order within a run, the same in streaming and non-streaming mode:
+ * `onAgentStart` (when an agent becomes current) → per turn `onLLMStart` → `onLLMEnd` →
+ * per tool call `onToolStart` → `onToolEnd` (calls run concurrently, so start/end of
+ * different calls interleave; each call's end follows its start) → `onHandoff` when the turn
+ * hands off (then the next agent's `onAgentStart`) → `onAgentEnd` with the final output.
+ * For each event, run hooks are called before the agent's own hooks. A hook that throws fails
+ * the run.
+ */
+import type { Item } from '../items/item-types.js';
+import type { AgentRef } from '../items/run-items.js';
+import type { RunContext } from '../loop/run-context.js';
+import type { ModelResponse } from '../model/model.js';
+import type { FunctionCallItem } from '../items/item-types.js';
+
+/** What `onLLMStart` sees of the request. */
+export interface LLMStartInfo {
+  systemInstructions?: string;
+  input: Item[];
+}
+
+/** Hooks for every agent of a run (run option `hooks`, or `Runner` default). */
+export interface RunHooks<TContext = any> {
+  onAgentStart?(ctx: RunContext<TContext>, agent: AgentRef): void | Promise<void>;
+  onAgentEnd?(ctx: RunContext<TContext>, agent: AgentRef, output: unknown): void | Promise<void>;
+  onLLMStart?(ctx: RunContext<TContext>, agent: AgentRef, request: LLMStartInfo): void | Promise<void>;
+  onLLMEnd?(ctx: RunContext<TContext>, agent: AgentRef, response: ModelResponse): void | Promise<void>;
+  onToolStart?(ctx: RunContext<TContext>, agent: AgentRef, toolName: string, toolCall: FunctionCallItem): void | Promise<void>;
+  onToolEnd?(ctx: RunContext<TContext>, agent: AgentRef, toolName: string, toolCall: FunctionCallItem, output: unknown): void | Promise<void>;
+  /** `from` hands off to `to`. */
+  onHandoff?(ctx: RunContext<TContext>, from: AgentRef, to: AgentRef): void | Promise<void>;
+}
+
+/**
+ * Hooks of one agent (`agent.hooks`). Same methods as `RunHooks`; `onHandoff` is called on the
+ * agent that receives control, with `from` the agent that handed off.
+ */
+export type AgentHooks<TContext = any> = RunHooks<TContext>;

@@ -1,0 +1,45 @@
+/**
+ * The `Capability` v1 contract: the extension hook. A capability adds tools, instruction
+ * fragments, model-settings changes and input processing to an agent for one run, and gets
+ * `setup` / `teardown` around the run. A third-party capability depends only on `@baton/kernel`.
+ */
+import type { Item } from '../items/item-types.js';
+import type { AgentRef } from '../items/run-items.js';
+import type { RunContext } from '../loop/run-context.js';
+import type { ModelSettings } from '../model/model.js';
+import type { Tool } from '../tool/tool.js';
+
+/** What capability hooks receive about the run. */
+export interface CapabilityRun<TContext = any> {
+  runContext: RunContext<TContext>;
+  /** The public agent (the identity in hooks and results). */
+  agent: AgentRef;
+  runId: string;
+  signal?: AbortSignal;
+}
+
+export interface Capability<TContext = any> {
+  readonly specificationVersion?: 'v1';
+  /** Shown in errors and traces. */
+  readonly name: string;
+  /** Per-run copy. Default: a shallow copy with the same prototype. */
+  clone?(): Capability<TContext>;
+  /** Extra tools for the execution agent; called once per run after `setup`. */
+  tools?(run: CapabilityRun<TContext>): Tool<TContext>[] | Promise<Tool<TContext>[]>;
+  /** An instruction fragment appended after the agent's instructions (capability order). */
+  instructions?(run: CapabilityRun<TContext>): string | undefined | Promise<string | undefined>;
+  /** Returns changed model settings (merged over the agent's). */
+  modelSettings?(settings: ModelSettings): ModelSettings;
+  /** Rewrites the model input of every turn (e.g. compaction). Must keep calls paired. */
+  processInput?(items: Item[], run: CapabilityRun<TContext>): Item[] | Promise<Item[]>;
+  /** Called once at run start (and at resume), before `tools`/`instructions`. */
+  setup?(run: CapabilityRun<TContext>): void | Promise<void>;
+  /** Called on every exit path: final output, error, abort, interruption. */
+  teardown?(run: CapabilityRun<TContext>): void | Promise<void>;
+}
+
+/** The per-run copy of a capability. */
+export function cloneCapability<C extends Capability>(capability: C): C {
+  if (typeof capability.clone === 'function') return capability.clone() as C;
+  return Object.assign(Object.create(Object.getPrototypeOf(capability)), capability);
+}

@@ -1,0 +1,166 @@
+/**
+ * Baton's error classes. Every error carries a brand (`Symbol.for('baton.error')`) so
+ * `BatonError.isInstance(e)` works even when two copies of the kernel are installed.
+ */
+import type { Item } from '../items/item-types.js';
+
+const BRAND = Symbol.for('baton.error');
+
+/** Base class of every error Baton throws. `kind` names the subclass across duplicated installs. */
+export class BatonError extends Error {
+  readonly [BRAND] = true;
+  /** The subclass name, stable across bundles (e.g. `'UserError'`). */
+  readonly kind: string;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.kind = new.target.name;
+    this.name = new.target.name;
+  }
+  /** True for any Baton error, even one thrown by another copy of the kernel. */
+  static isInstance(value: unknown): value is BatonError {
+    return typeof value === 'object' && value !== null && (value as any)[BRAND] === true;
+  }
+}
+
+/** The caller used the API wrongly (bad agent config, unknown agent name, bad RunState). Fix the code. */
+export class UserError extends BatonError {}
+
+/**
+ * The model did something the run cannot accept: an unknown tool, invalid structured output,
+ * a response cut by `max_tokens` inside a tool call. `rawText` holds the offending text if any.
+ */
+export class ModelBehaviorError extends BatonError {
+  readonly rawText?: string;
+  readonly toolName?: string;
+  constructor(message: string, fields: { rawText?: string; toolName?: string; cause?: unknown } = {}) {
+    super(message, { cause: fields.cause });
+    this.rawText = fields.rawText;
+    this.toolName = fields.toolName;
+  }
+}
+
+/**
+ * A model API call failed. `statusCode` is the HTTP status when there was one; `retryable` says
+ * whether retrying the same request may succeed (429, 5xx, connection reset before output);
+ * `retryAfterMs` comes from `retry-after` / `retry-after-ms` headers when the server sent them.
+ */
+export class ModelCallError extends BatonError {
+  readonly statusCode?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly code?: string;
+  constructor(
+    message: string,
+    fields: { statusCode?: number; retryable?: boolean; retryAfterMs?: number; code?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: fields.cause });
+    this.statusCode = fields.statusCode;
+    this.retryable = fields.retryable ?? false;
+    this.retryAfterMs = fields.retryAfterMs;
+    this.code = fields.code;
+  }
+}
+
+/** Carries the serializable state of a run that stopped, so the caller can inspect or resume it. */
+export interface StateCarrier {
+  /** The run's `RunState` at the moment of failure (typed loosely to avoid an import cycle). */
+  readonly state?: unknown;
+  /** The replayable history at the moment of failure: no dangling function call. */
+  readonly history?: Item[];
+}
+
+/** The run used `maxTurns` model calls without a final output. `state` can be resumed with a larger limit. */
+export class MaxTurnsExceededError extends BatonError implements StateCarrier {
+  readonly maxTurns: number;
+  state?: unknown;
+  history?: Item[];
+  constructor(maxTurns: number) {
+    super(
+      `Max turns (${maxTurns}) exceeded without a final output. Raise \`maxTurns\`, or handle it with \`errorHandlers.maxTurns\`.`,
+    );
+    this.maxTurns = maxTurns;
+  }
+}
+
+/** The run was aborted through its `signal`. `history` is replayable (no call without output). */
+export class RunAbortedError extends BatonError implements StateCarrier {
+  state?: unknown;
+  history?: Item[];
+  constructor(message = 'The run was aborted by its AbortSignal.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A tool ran past its `timeoutMs` and its `timeoutBehavior` is `'raise'`. */
+export class ToolTimeoutError extends BatonError {
+  readonly toolName: string;
+  readonly callId: string;
+  readonly timeoutMs: number;
+  constructor(toolName: string, callId: string, timeoutMs: number) {
+    super(`Tool "${toolName}" (call ${callId}) timed out after ${timeoutMs} ms. Raise the tool's timeoutMs or make it faster.`);
+    this.toolName = toolName;
+    this.callId = callId;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * Throw from a tool's `execute` for an error the model can correct (bad input): its message is
+ * shown to the model by the default error policy. Other errors show a fixed text.
+ */
+export class ToolInputError extends BatonError {}
+
+/** A tool failed and its error policy says to raise instead of reporting to the model. */
+export class ToolCallError extends BatonError {
+  readonly toolName: string;
+  readonly callId: string;
+  constructor(message: string, fields: { toolName: string; callId: string; cause?: unknown }) {
+    super(message, { cause: fields.cause });
+    this.toolName = fields.toolName;
+    this.callId = fields.callId;
+  }
+}
+
+/** A session store operation failed (`operation` e.g. `'addItems'`, `key` the storage key). */
+export class SessionError extends BatonError {
+  readonly operation: string;
+  readonly key?: string;
+  constructor(message: string, fields: { operation: string; key?: string; cause?: unknown }) {
+    super(message, { cause: fields.cause });
+    this.operation = fields.operation;
+    this.key = fields.key;
+  }
+}
+
+/** An input guardrail's tripwire fired: the run stopped. `result` is the guardrail's result. */
+export class InputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
+  readonly result: unknown;
+  state?: unknown;
+  constructor(guardrailName: string, result: unknown) {
+    super(`Input guardrail "${guardrailName}" triggered its tripwire; the run stopped before any tool ran.`);
+    this.result = result;
+  }
+}
+
+/** An output guardrail's tripwire fired on the final output. `result` is the guardrail's result. */
+export class OutputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
+  readonly result: unknown;
+  state?: unknown;
+  constructor(guardrailName: string, result: unknown) {
+    super(`Output guardrail "${guardrailName}" triggered its tripwire on the final output.`);
+    this.result = result;
+  }
+}
+
+/** A tool guardrail chose to throw (`behavior: 'throw'`): the run stops. */
+export class ToolGuardrailTripwireTriggered extends BatonError {
+  readonly guardrailName: string;
+  readonly toolName: string;
+  readonly callId: string;
+  constructor(guardrailName: string, toolName: string, callId: string, message?: string) {
+    super(`Tool guardrail "${guardrailName}" stopped the run at tool "${toolName}" (call ${callId})${message ? `: ${message}` : '.'}`);
+    this.guardrailName = guardrailName;
+    this.toolName = toolName;
+    this.callId = callId;
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * Function tools: `tool({...})` turns a typed function into something the model can call.
+ * Arguments are parsed and validated before `execute` runs; invalid input becomes a
+ * model-visible error output and the function never runs.
+ */
+import type { z } from 'zod';
+import { ToolInputError, ToolTimeoutError, UserError } from '../errors/errors.js';
+import type { ContentPart, FunctionCallItem } from '../items/item-types.js';
+import type { RunContext } from '../loop/run-context.js';
+import type { AgentRef } from '../items/run-items.js';
+import type { FunctionToolDefinition, HostedToolDefinition, JsonSchema } from '../model/model.js';
+import type { ToolInputGuardrail, ToolOutputGuardrail } from '../guardrail/tool-guardrail.js';
+import { type ResolvedSchema, resolveSchema, type SchemaLike, type Validation } from './schema.js';
+
+/** How a tool's side effect behaves when a durable driver has to re-run it. Default `'unsafe'`. */
+export type ToolEffect = 'pure' | 'idempotent' | 'unsafe';
+
+/** Per-call information given to `execute`. */
+export interface ToolCallDetails {
+  /** The model's `call_id`. */
+  callId: string;
+  toolCall: FunctionCallItem;
+  /** The agent whose turn asked for the call. */
+  agent: AgentRef;
+  /** `runId:callId`: give it to downstream APIs to make retries safe. */
+  idempotencyKey: string;
+  /** 1 on the first execution; more only when a durable driver re-runs a pure/idempotent call. */
+  attempt: number;
+  /** Aborted when the run is aborted or the tool times out. */
+  signal: AbortSignal;
+}
+
+/**
+ * Turns a tool failure into the text the model sees, or returns `undefined` to use the default.
+ * Set `errorFunction: null` on a tool to raise instead (the run fails with `ToolCallError`).
+ */
+export type ToolErrorFunction = (ctx: RunContext<any>, error: unknown, details: { toolName: string; callId: string }) => string | undefined | Promise<string | undefined>;
+
+/** Fixed text shown to the model for errors it cannot correct (the message is redacted). */
+export const REDACTED_TOOL_ERROR = 'An error occurred while running the tool. Please try again.';
+
+/**
+ * The default error policy (invariant 7): errors the model can correct (invalid arguments,
+ * `ToolInputError`, a timeout) are shown with their message; anything else gets
+ * {@link REDACTED_TOOL_ERROR} so internal details never reach the model, traces or logs.
+ */
+export function defaultToolErrorFunction(_ctx: RunContext<any>, error: unknown): string {
+  if (error instanceof ToolInputError || error instanceof ToolTimeoutError) return `Error: ${error.message}`;
+  if (ToolInputError.isInstance(error) && (error as ToolInputError).kind === 'ToolInputError') return `Error: ${error.message}`;
+  return REDACTED_TOOL_ERROR;
+}
+
+/** A function tool (the object `tool()` returns; other plugins may build these directly). */
+export interface FunctionTool<TContext = any, TArgs = any, TResult = unknown> {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema sent to the model (strict-converted when `strict`). */
+  readonly parameters: JsonSchema;
+  readonly strict: boolean;
+  readonly effect: ToolEffect;
+  readonly timeoutMs?: number;
+  readonly timeoutBehavior: 'error_as_result' | 'raise';
+  readonly errorFunction: ToolErrorFunction | null;
+  readonly inputGuardrails: ToolInputGuardrail[];
+  readonly outputGuardrails: ToolOutputGuardrail[];
+  /** Parses the JSON argument string and validates it; never throws. */
+  parseArguments(json: string): Validation<TArgs>;
+  needsApproval(ctx: RunContext<TContext>, args: TArgs, callId: string): boolean | Promise<boolean>;
+  isEnabled(ctx: RunContext<TContext>, agent: AgentRef): boolean | Promise<boolean>;
+  execute(args: TArgs, ctx: RunContext<TContext>, details: ToolCallDetails): TResult | Promise<TResult>;
+}
+
+/** A provider-side tool (web search, code interpreter, …); see `HostedToolDefinition`. */
+export interface HostedTool extends HostedToolDefinition {
+  readonly isEnabled?: (ctx: RunContext<any>, agent: AgentRef) => boolean | Promise<boolean>;
+}
+
+/** Anything an agent's `tools` may hold. */
+export type Tool<TContext = any> = FunctionTool<TContext> | HostedTool;
+
+type Infer<P> = P extends z.ZodType ? z.output<P> : any;
+
+/** Options of {@link tool}. */
+export interface ToolOptions<P extends SchemaLike, TContext, TResult> {
+  /** Name the model calls; `^[a-zA-Z0-9_-]{1,64}$`. */
+  name: string;
+  description: string;
+  /** A zod object schema or a JSON Schema object; default: no arguments. */
+  parameters?: P;
+  /** Runs the tool. Its return value is the output: a string, content parts, or JSON-serialized. */
+  execute: (args: Infer<P>, ctx: RunContext<TContext>, details: ToolCallDetails) => TResult | Promise<TResult>;
+  /** OpenAI-strict schema. Default: strict when the schema allows it; `true` throws if it cannot. */
+  strict?: boolean;
+  /** `true`, or a function deciding per call. Default `false`. */
+  needsApproval?: boolean | ((ctx: RunContext<TContext>, args: Infer<P>, callId: string) => boolean | Promise<boolean>);
+  /** Hides the tool for a turn when false. Default `true`. */
+  isEnabled?: boolean | ((ctx: RunContext<TContext>, agent: AgentRef) => boolean | Promise<boolean>);
+  /** Wall-clock limit per call in milliseconds. Default: none. */
+  timeoutMs?: number;
+  /** On timeout: report to the model (default) or fail the run with `ToolTimeoutError`. */
+  timeoutBehavior?: 'error_as_result' | 'raise';
+  /** Error policy; default {@link defaultToolErrorFunction}; `null` raises `ToolCallError`. */
+  errorFunction?: ToolErrorFunction | null;
+  /** Side-effect class for durable drivers. Default `'unsafe'`. */
+  effect?: ToolEffect;
+  inputGuardrails?: ToolInputGuardrail[];
+  outputGuardrails?: ToolOutputGuardrail[];
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const EMPTY_OBJECT: JsonSchema = { type: 'object', properties: {}, required: [], additionalProperties: false };
+
+/**
+ * Declares a function tool.
+ * @throws UserError for an invalid name, a missing `execute`, or `strict: true` with a schema
+ *   that cannot be made OpenAI-strict.
+ */
+export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult = unknown>(
+  options: ToolOptions<P, TContext, TResult>,
+): FunctionTool<TContext, Infer<P>, TResult> {
+  if (!options || typeof options.name !== 'string' || !TOOL_NAME.test(options.name)) {
+    throw new UserError(`tool(): invalid name ${JSON.stringify(options?.name)}; use 1-64 letters, digits, "_" or "-".`);
+  }
+  if (typeof options.execute !== 'function') throw new UserError(`tool "${options.name}": execute must be a function.`);
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+    throw new UserError(`tool "${options.name}": timeoutMs must be a positive number of milliseconds.`);
+  }
+  const schema: ResolvedSchema<Infer<P>> = options.parameters
+    ? resolveSchema(options.parameters, `tool "${options.name}" parameters`, options.strict)
+    : { jsonSchema: EMPTY_OBJECT, strict: options.strict !== false, validate: (v) => ({ ok: true, value: v as Infer<P> }) };
+  const approval = options.needsApproval ?? false;
+  const enabled = options.isEnabled ?? true;
+  return {
+    type: 'function',
+    name: options.name,
+    description: options.description ?? '',
+    parameters: schema.jsonSchema,
+    strict: schema.strict,
+    effect: options.effect ?? 'unsafe',
+    timeoutMs: options.timeoutMs,
+    timeoutBehavior: options.timeoutBehavior ?? 'error_as_result',
+    errorFunction: options.errorFunction === undefined ? defaultToolErrorFunction : options.errorFunction,
+    inputGuardrails: options.inputGuardrails ?? [],
+    outputGuardrails: options.outputGuardrails ?? [],
+    parseArguments: (json) => parseToolArguments(options.name, json, schema),
+    needsApproval: typeof approval === 'function' ? approval : () => approval,
+    isEnabled: typeof enabled === 'function' ? enabled : () => enabled,
+    execute: options.execute,
+  };
+}
+
+/** Parses a JSON argument string (empty means `{}`) and validates it against `schema`. */
+export function parseToolArguments<T>(toolName: string, json: string, schema: Pick<ResolvedSchema<T>, 'validate'>): Validation<T> {
+  let value: unknown;
+  try {
+    value = json.trim() === '' ? {} : JSON.parse(json);
+  } catch (e) {
+    return { ok: false, message: `Invalid JSON arguments for tool "${toolName}": ${(e as Error).message}. Send a JSON object matching the tool's schema.` };
+  }
+  const result = schema.validate(value);
+  if (result.ok) return result;
+  return { ok: false, message: `Invalid arguments for tool "${toolName}":\n${result.message}` };
+}
+
+/** The model-facing definition of a function tool. */
+export function toFunctionToolDefinition(t: FunctionTool): FunctionToolDefinition {
+  return { type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: t.strict };
+}
+
+/**
+ * Turns a tool's return value into `function_call_output.output`: strings as is, a list of
+ * content parts as parts, `undefined` as `''`, anything else as JSON.
+ */
+export function toToolOutput(value: unknown): string | ContentPart[] {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentPart)) return value as ContentPart[];
+  if (isContentPart(value)) return [value as ContentPart];
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function isContentPart(v: unknown): boolean {
+  const t = (v as { type?: unknown })?.type;
+  return t === 'input_text' || t === 'input_image' || t === 'input_file';
+}

@@ -1,0 +1,107 @@
+/**
+ * Trace and span data handed to `TracingProcessor`s. Plain data: processors may keep, serialize
+ * or forward it. Times are epoch milliseconds. Span kinds follow the OpenAI Agents SDK.
+ */
+import type { Usage } from '../model/usage.js';
+
+/** One trace per `run()` (a resumed run continues the same `traceId`). */
+export interface Trace {
+  traceId: string;
+  /** The workflow name (run option `workflowName`, default `'Agent workflow'`). */
+  name: string;
+  groupId?: string;
+  metadata?: Record<string, unknown>;
+  startedAt: number;
+  endedAt?: number;
+}
+
+export interface AgentSpanData {
+  kind: 'agent';
+  name: string;
+  tools?: string[];
+  handoffs?: string[];
+  outputType?: string;
+}
+export interface TurnSpanData {
+  kind: 'turn';
+  turn: number;
+  agentName: string;
+}
+export interface GenerationSpanData {
+  kind: 'generation';
+  model?: string;
+  provider?: string;
+  responseModel?: string;
+  responseId?: string;
+  modelSettings?: Record<string, unknown>;
+  usage?: Partial<Usage>;
+  /** Present only when sensitive data is included. */
+  input?: unknown[];
+  output?: unknown[];
+  systemInstructions?: string;
+}
+export interface FunctionSpanData {
+  kind: 'function';
+  name: string;
+  callId: string;
+  /** Present only when sensitive data is included. */
+  input?: string;
+  output?: string;
+}
+export interface HandoffSpanData {
+  kind: 'handoff';
+  from: string;
+  to?: string;
+}
+export interface GuardrailSpanData {
+  kind: 'guardrail';
+  name: string;
+  triggered: boolean;
+}
+export interface McpListToolsSpanData {
+  kind: 'mcp_list_tools';
+  server: string;
+  result?: string[];
+}
+export interface CustomSpanData {
+  kind: 'custom';
+  name: string;
+  data?: Record<string, unknown>;
+}
+
+export type SpanData =
+  | AgentSpanData
+  | TurnSpanData
+  | GenerationSpanData
+  | FunctionSpanData
+  | HandoffSpanData
+  | GuardrailSpanData
+  | McpListToolsSpanData
+  | CustomSpanData;
+
+export type SpanKind = SpanData['kind'];
+
+/** A span: `parentId` is the enclosing span's id, or `null` for a child of the trace root. */
+export interface Span<D extends SpanData = SpanData> {
+  spanId: string;
+  traceId: string;
+  parentId: string | null;
+  data: D;
+  startedAt: number;
+  endedAt?: number;
+  /** Set when the span's operation failed. The message is already redacted where required. */
+  error?: { message: string; data?: Record<string, unknown> };
+}
+
+/**
+ * The `TracingProcessor` v1 contract. The kernel calls these synchronously and catches
+ * anything they throw (see `setTracingErrorHandler`); processors must not block.
+ */
+export interface TracingProcessor {
+  onTraceStart(trace: Trace): void;
+  onTraceEnd(trace: Trace): void;
+  onSpanStart(span: Span): void;
+  onSpanEnd(span: Span): void;
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}

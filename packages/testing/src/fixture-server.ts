@@ -1,0 +1,155 @@
+/**
+ * A wire-fixture HTTP server on 127.0.0.1 (random port) for provider tests. Point the
+ * unmodified vendor client at `server.url` via its `baseURL`; queue the responses the "API"
+ * gives, in order; assert `server.requests` afterwards. Node-only (uses `node:http`).
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One queued response. */
+export type FixtureResponse =
+  | { kind: 'json'; status?: number; headers?: Record<string, string>; body: unknown }
+  | {
+      kind: 'sse';
+      status?: number;
+      headers?: Record<string, string>;
+      /** The whole `text/event-stream` body. */
+      body: string;
+      /** Write the body in slices of this many bytes (default: all at once). */
+      chunkBytes?: number;
+      /** Destroy the connection after this many bytes of body (a dropped stream). */
+      cutAfterBytes?: number;
+    }
+  /** Destroy the connection without any response (connection reset). */
+  | { kind: 'reset' };
+
+/** A request the server received. `body` is parsed JSON when the body was JSON. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  body: any;
+}
+
+export interface FixtureServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Queue responses; each request takes the next one. A request with none queued gets a 500. */
+  enqueue(...responses: FixtureResponse[]): void;
+  /** Responses still queued. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+/** Starts a fixture server on 127.0.0.1 with a random free port. */
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const queue: FixtureResponse[] = [];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: any;
+      try {
+        body = rawBody ? JSON.parse(rawBody) : undefined;
+      } catch {
+        body = undefined;
+      }
+      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawBody, body });
+      serve(queue.shift(), req, res);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    enqueue: (...r) => {
+      queue.push(...r);
+    },
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function serve(response: FixtureResponse | undefined, req: IncomingMessage, res: ServerResponse): void {
+  if (!response) {
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: `fixture server: no response queued for ${req.method} ${req.url}`, type: 'fixture_error' } }));
+    return;
+  }
+  if (response.kind === 'reset') {
+    req.socket.destroy();
+    return;
+  }
+  if (response.kind === 'json') {
+    const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+    res.writeHead(response.status ?? 200, { 'content-type': 'application/json', ...response.headers });
+    res.end(text);
+    return;
+  }
+  res.writeHead(response.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...response.headers });
+  const bytes = Buffer.from(response.body, 'utf8');
+  const limit = response.cutAfterBytes ?? bytes.length;
+  const step = response.chunkBytes ?? bytes.length;
+  let offset = 0;
+  const writeNext = () => {
+    if (offset >= limit) {
+      if (limit < bytes.length) res.socket?.destroy();
+      else res.end();
+      return;
+    }
+    const end = Math.min(offset + step, limit);
+    res.write(bytes.subarray(offset, end));
+    offset = end;
+    setImmediate(writeNext);
+  };
+  writeNext();
+}
+
+/** Which SSE framing to rebuild from a recorded `.chunks.txt` (see shared/fixtures/recorded/README.md). */
+export type SseDialect = 'responses' | 'anthropic' | 'chat';
+
+/**
+ * Turns the lines of a `.chunks.txt` recording (one JSON payload per line) back into the SSE
+ * body the live API sends: `event: <type>` lines for Responses and Anthropic, `data: [DONE]`
+ * at the end for Chat Completions. Blank lines are skipped.
+ */
+export function chunksToSse(chunksText: string, dialect: SseDialect): string {
+  let out = '';
+  for (const line of chunksText.split('\n')) {
+    if (line.trim() === '') continue;
+    if (dialect === 'chat') out += `data: ${line}\n\n`;
+    else out += `event: ${JSON.parse(line).type}\ndata: ${line}\n\n`;
+  }
+  if (dialect === 'chat') out += 'data: [DONE]\n\n';
+  return out;
+}
+
+/** Builds an SSE body from payload objects (the way `chunksToSse` frames them). */
+export function sseFromEvents(events: unknown[], dialect: SseDialect): string {
+  return chunksToSse(events.map((e) => JSON.stringify(e)).join('\n'), dialect);
+}
+
+/** Reads a fixture file as text (UTF-8). */
+export function readFixture(path: string | URL): string {
+  return readFileSync(path, 'utf8');
+}
+
+/** Absolute path of a file in the shared recorded-traffic corpus (`shared/fixtures/recorded`). */
+export function recordedFixturePath(relative: string): string {
+  return new URL(`../../../../shared/fixtures/recorded/${relative}`, import.meta.url).pathname;
+}
