@@ -144,3 +144,48 @@ export type { AsToolOptions } from './agent/as-tool.js';
 export type { Capability, CapabilityRun } from './capability/capability.js';
 // Loop
 export { RunContext } from './loop/run-context.js';
+export { run, Runner } from './loop/run.js';
+export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
+export type { NextStep } from './loop/next-step.js';
+export type {
+  AgentUpdatedStreamEvent,
+  RawModelStreamEvent,
+  RunItemEventName,
+  RunItemStreamEvent,
+  RunStreamEvent,
+} from './loop/run-events.js';
+export type {
+  BackoffOptions,
+  DurabilityHooks,
+  ModelInputData,
+  NonStreamRunOptions,
+  RetryOptions,
+  RunOptions,
+  StreamRunOptions,
+} from './loop/run-options.js';
+export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
+export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
+export { backoffDelayMs } from './loop/retry.js';
+// RunState
+export {
+  RUN_STATE_SCHEMA_VERSION,
+  RunState,
+  type PendingTurn,
+  type ToolApprovalRecord,
+  type TraceInfo,
+} from './run-state/run-state.js';
+export { runStateSchemaV1, type SerializedRunStateV1 } from './run-state/run-state-schema.js';
+export { itemSchema } from './items/item-schemas.js';
+// Handoff filters
+export { defaultHistoryMapper, keepLastN, nestHandoffHistory, removeAllTools } from './handoff/handoff-filters.js';
+// Tracing runtime
+export {
+  addTraceProcessor,
+  flushTraces,
+  getTraceProcessors,
+  setTraceProcessors,
+  setTracingErrorHandler,
+} from './tracing/processors.js';
+export { getCurrentSpan, withCustomSpan } from './tracing/custom-span.js';
+export { ConsoleTraceProcessor } from './tracing/console-trace-processor.js';
+export { JsonlTraceExporter, type JsonlSink } from './tracing/jsonl-trace-exporter.js';

@@ -11,3 +11,16 @@ export {
   type RecordedRequest,
   type SseDialect,
 } from './fixture-server.js';
+export {
+  describeSessionConformance,
+  type SessionConformanceOptions,
+  type SessionFactory,
+  type SessionFixture,
+} from './session-conformance.js';
+export {
+  describeModelConformance,
+  type ExpectedFunctionCall,
+  type ModelConformanceFixtures,
+  type ModelFactory,
+} from './model-conformance.js';
+export { describeTracingConformance, type TracingConformanceContext, type TracingConformanceOptions, type TracingProcessorFactory } from './tracing-conformance.js';

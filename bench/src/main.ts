@@ -1,0 +1,141 @@
+/**
+ * `npm run bench [-- --quick] [-- --only S1,S2] [-- --json]`: Baton side by side with
+ * @openai/agents and the Vercel AI SDK (issue 8). Prints the Markdown report (or the JSON with
+ * `--json`); a full run of every scenario also writes `results/latest.{json,md}` and a dated copy.
+ * Progress goes to stderr. Exits 1 when a scenario's correctness check fails; missed targets are
+ * reported, never an exit code (benchmarks are not assertions).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadAdapter } from './adapters/load.js';
+import { s9 } from './cold-start.js';
+import { gcAvailable, type MeasureOptions } from './harness.js';
+import { s8 } from './memory.js';
+import { machine, packageVersion, type Report, renderMarkdown } from './report.js';
+import { type Row, RUNTIMES } from './rows.js';
+import { IN_PROCESS } from './scenarios.js';
+import { CONCURRENT_RUNS, HOLD_TURN, LOOP_TOOL_TURNS, STREAM_DELTAS } from './script.js';
+import { evaluateTargets } from './targets.js';
+import type { Adapter, RuntimeId } from './types.js';
+
+const ALL = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'];
+const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…] [--json]';
+
+interface Settings extends MeasureOptions {
+  s8Rounds: number;
+  s8Runs: number;
+  s9Spawns: number;
+}
+const FULL: Settings = { rounds: 7, warmupMs: 300, sampleMs: 200, s8Rounds: 3, s8Runs: CONCURRENT_RUNS, s9Spawns: 15 };
+const QUICK: Settings = { rounds: 3, warmupMs: 50, sampleMs: 30, s8Rounds: 1, s8Runs: 250, s9Spawns: 4 };
+
+function parseArgs(argv: string[]) {
+  let quick = false;
+  let json = false;
+  let only = ALL;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') quick = true;
+    else if (a === '--json') json = true;
+    else if (a === '--only' || a.startsWith('--only=')) {
+      const list = a === '--only' ? argv[++i] : a.slice('--only='.length);
+      only = (list ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+      const bad = only.filter((s) => !ALL.includes(s));
+      if (bad.length || only.length === 0) throw new Error(`unknown scenario ${bad.join(',') || '(none)'}; ${USAGE}`);
+    } else if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown option ${a}; ${USAGE}`);
+  }
+  return { quick, json, only: ALL.filter((s) => only.includes(s)) };
+}
+
+const log = (m: string) => process.stderr.write(`${m}\n`);
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (!gcAvailable) throw new Error('run with node --expose-gc (npm run bench does)');
+  const settings = args.quick ? QUICK : FULL;
+  const started = performance.now();
+
+  const adapters: Adapter[] = [];
+  const unavailable: Partial<Record<RuntimeId, string>> = {};
+  for (const id of RUNTIMES) {
+    try {
+      adapters.push(await loadAdapter(id));
+    } catch (e) {
+      unavailable[id] = String((e as Error).message).split('\n')[0];
+      log(`! ${id} not run: ${unavailable[id]}`);
+    }
+  }
+  const ids = adapters.map((a) => a.id);
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  for (const scenario of args.only) {
+    const t0 = performance.now();
+    log(`${scenario} …`);
+    if (IN_PROCESS[scenario]) {
+      rows.push(...(await IN_PROCESS[scenario]({ adapters, opts: settings, log })));
+    } else if (scenario === 'S8') {
+      const r = await s8(ids, settings.s8Rounds, settings.s8Runs, log);
+      rows.push(...r.rows);
+      notes.push(`S8: an empty \`node --expose-gc --import tsx\` child peaks at ${r.baselineRssMb.toFixed(0)} MB RSS; every S8 child includes it.`);
+    } else if (scenario === 'S9') {
+      const r = await s9(ids, settings.s9Spawns);
+      rows.push(...r.rows);
+      notes.push(`S9: \`node -e 0\` takes ${r.nodeBaselineMs.toFixed(0)} ms here; import times are above it.`);
+    }
+    log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
+  const report: Report = {
+    meta: {
+      date: new Date().toISOString(),
+      mode: args.quick ? 'quick' : 'full',
+      scenarios: args.only,
+      machine: machine(),
+      node: process.version,
+      versions: Object.fromEntries(
+        ['@baton/kernel', '@openai/agents', 'ai', 'zod', 'esbuild'].map((p) => [p, packageVersion(p)]),
+      ),
+      settings: { ...settings },
+      unavailable,
+      notes: [...methodNotes(settings), ...notes, `Total bench time ${((performance.now() - started) / 1000).toFixed(0)} s.`],
+    },
+    rows,
+    targets: evaluateTargets(rows),
+  };
+  const markdown = renderMarkdown(report);
+  process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
+  if (!args.quick && args.only.length === ALL.length) writeResults(report, markdown);
+  else log('(partial or quick run: results/latest.* left unchanged)');
+}
+
+function methodNotes(settings: Settings): string[] {
+  return [
+    `S2: ${LOOP_TOOL_TURNS} model calls each asking for one call of a zod tool, then an answer: µs/turn = run time ÷ ${LOOP_TOOL_TURNS + 1} model calls.`,
+    `S5: overhead per delta = (streamed run with every event consumed − the same fake stream drained alone) ÷ ${STREAM_DELTAS}, paired per round.`,
+    'S6: history alternates user / assistant messages and is built once; ns/item = µs/turn × 1000 ÷ items.',
+    "S7: a 50-turn run paused on a call that needs approval; the AI SDK has no run-state object (its state is the caller's message array).",
+    `S8: ${settings.s8Runs} S2 runs in one child process per runtime; every fake call yields (setImmediate); all runs are held at turn ${HOLD_TURN}; heap after two forced GCs minus the heap before the runs, ÷ runs.`,
+    'S9: bundles use an inline fake model (no provider package) and are executed once to prove they work.',
+    'AI SDK: ToolLoopAgent with stopWhen stepCountIs(20); S4 n/a (no handoffs).',
+  ];
+}
+
+function writeResults(report: Report, markdown: string): void {
+  const dir = fileURLToPath(new URL('../results/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const day = report.meta.date.slice(0, 10);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  for (const name of ['latest', day]) {
+    writeFileSync(`${dir}${name}.json`, json);
+    writeFileSync(`${dir}${name}.md`, markdown);
+  }
+  log(`wrote results/latest.{json,md} and results/${day}.{json,md}`);
+}
+
+main().catch((e) => {
+  log(`bench failed: ${(e as Error).stack ?? e}`);
+  process.exit(1);
+});

@@ -1,0 +1,141 @@
+/**
+ * Turn preparation: the execution agent (capabilities applied once per run), the tools and
+ * handoffs enabled this turn, instructions, model settings and the resolved model.
+ */
+import { type Capability, type CapabilityRun, cloneCapability } from '../capability/capability.js';
+import { UserError } from '../errors/errors.js';
+import type { Handoff } from '../handoff/handoff.js';
+import type { Model, ModelSettings, OutputSchemaDefinition, ToolDefinition } from '../model/model.js';
+import type { ResolvedSchema } from '../tool/schema.js';
+import { type FunctionTool, type HostedTool, type Tool, toFunctionToolDefinition } from '../tool/tool.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
+
+/** An agent as it runs in this run: capabilities cloned and set up, their tools and fragments. */
+export interface PreparedAgent {
+  agent: AnyAgent;
+  capabilities: Capability[];
+  capabilityRun: CapabilityRun;
+  extraTools: Tool[];
+  instructionFragments: string[];
+  setUp: boolean;
+}
+
+/** Everything one model call of one agent needs. */
+export interface TurnPlan {
+  agent: AnyAgent;
+  prepared: PreparedAgent;
+  model: Model;
+  systemInstructions?: string;
+  functionTools: Map<string, FunctionTool>;
+  handoffs: Map<string, Handoff<any, AnyAgent>>;
+  toolDefinitions: ToolDefinition[];
+  modelSettings: ModelSettings;
+  outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
+}
+
+/** Clones and sets up the agent's capabilities once per run (idempotent). */
+export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<PreparedAgent> {
+  let prepared = rt.prepared.get(agent);
+  if (prepared?.setUp) return prepared;
+  const capabilityRun: CapabilityRun = { runContext: rt.state.context, agent, runId: rt.state.runId, signal: rt.signal };
+  prepared = { agent, capabilities: agent.capabilities.map(cloneCapability), capabilityRun, extraTools: [], instructionFragments: [], setUp: false };
+  rt.prepared.set(agent, prepared);
+  for (const cap of prepared.capabilities) await cap.setup?.(capabilityRun);
+  for (const cap of prepared.capabilities) {
+    if (cap.tools) prepared.extraTools.push(...(await cap.tools(capabilityRun)));
+    const fragment = await cap.instructions?.(capabilityRun);
+    if (fragment) prepared.instructionFragments.push(fragment);
+  }
+  prepared.setUp = true;
+  return prepared;
+}
+
+/** Runs every prepared capability's `teardown`; errors are collected, the first rethrown. */
+export async function teardownAgents(rt: RunRuntime): Promise<void> {
+  let first: unknown;
+  for (const prepared of rt.prepared.values()) {
+    for (const cap of prepared.capabilities) {
+      try {
+        await cap.teardown?.(prepared.capabilityRun);
+      } catch (e) {
+        first ??= e;
+      }
+    }
+  }
+  rt.prepared.clear();
+  if (first !== undefined) throw first;
+}
+
+/** Resolves the model of an agent for this run (run override > agent > provider default). */
+export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Model> {
+  const cached = rt.models.get(agent);
+  if (cached) return cached;
+  const spec = rt.options.model ?? agent.model;
+  let model: Model;
+  if (spec && typeof spec === 'object') model = spec;
+  else {
+    const provider = rt.options.modelProvider;
+    if (!provider) {
+      throw new UserError(
+        `Agent "${agent.name}" has ${spec ? `model "${spec}"` : 'no model'} and the run has no modelProvider. Pass a Model instance, or run(..., { modelProvider: createProviderRegistry({...}) }).`,
+      );
+    }
+    model = await provider.getModel(spec);
+  }
+  rt.models.set(agent, model);
+  return model;
+}
+
+/** Builds the plan of one turn for `agent`. */
+export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
+  const prepared = await prepareAgent(rt, agent);
+  const ctx = rt.state.context;
+  const functionTools = new Map<string, FunctionTool>();
+  const handoffs = new Map<string, Handoff<any, AnyAgent>>();
+  const toolDefinitions: ToolDefinition[] = [];
+  const owners = new Map<string, string>();
+  const claim = (name: string, owner: string) => {
+    const previous = owners.get(name);
+    if (previous) throw new UserError(`Agent "${agent.name}": the name "${name}" is used by both ${previous} and ${owner}. Tool and handoff names must be unique per turn.`);
+    owners.set(name, owner);
+  };
+  for (const t of [...agent.tools, ...prepared.extraTools]) {
+    if (t.type === 'function') {
+      if (!(await t.isEnabled(ctx, agent))) continue;
+      claim(t.name, `tool "${t.name}"`);
+      functionTools.set(t.name, t);
+      toolDefinitions.push(toFunctionToolDefinition(t));
+    } else {
+      const hosted = t as HostedTool;
+      if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
+      toolDefinitions.push({ type: 'hosted_tool', name: hosted.name, providerId: hosted.providerId, providerData: hosted.providerData });
+    }
+  }
+  for (const h of agent.getHandoffs()) {
+    if (!(await h.isEnabled(ctx, agent))) continue;
+    claim(h.toolName, `handoff to "${h.agent.name}"`);
+    handoffs.set(h.toolName, h);
+    toolDefinitions.push({ type: 'function', name: h.toolName, description: h.toolDescription, parameters: h.parameters, strict: h.strict });
+  }
+  let modelSettings: ModelSettings = { ...agent.modelSettings, ...rt.options.modelSettings };
+  for (const cap of prepared.capabilities) if (cap.modelSettings) modelSettings = cap.modelSettings(modelSettings);
+  const forced = modelSettings.toolChoice;
+  if (agent.resetToolChoice && forced && forced !== 'auto' && forced !== 'none' && rt.state.agentsUsedTools.includes(agent.name)) {
+    modelSettings = { ...modelSettings, toolChoice: 'auto' };
+  }
+  let systemInstructions = await agent.getSystemPrompt(ctx);
+  if (prepared.instructionFragments.length > 0) {
+    systemInstructions = [systemInstructions, ...prepared.instructionFragments].filter(Boolean).join('\n\n');
+  }
+  return {
+    agent,
+    prepared,
+    model: await resolveModel(rt, agent),
+    systemInstructions,
+    functionTools,
+    handoffs,
+    toolDefinitions,
+    modelSettings,
+    outputSchema: agent.getOutputSchema(),
+  };
+}

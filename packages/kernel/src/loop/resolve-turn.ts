@@ -1,0 +1,111 @@
+/**
+ * Classifies a model response into run items (messages, reasoning, tool calls, handoff calls,
+ * hosted items) and decides the final output. Pure over its inputs except for `toolNotFound`.
+ */
+import { ModelBehaviorError } from '../errors/errors.js';
+import { extractRefusal, extractText } from '../items/item-helpers.js';
+import type { FunctionCallItem, FunctionCallOutputItem, Item, MessageItem } from '../items/item-types.js';
+import type { RunItem } from '../items/run-items.js';
+import type { ModelResponse } from '../model/model.js';
+import type { PendingTurn } from '../run-state/run-state.js';
+import type { TurnPlan } from './prepare-turn.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
+
+/** A classified response. `pending` is what side effects must still happen this turn. */
+export interface ProcessedResponse {
+  items: RunItem<AnyAgent>[];
+  pending: PendingTurn;
+  /** Outputs for calls that cannot run (unknown tools with `return_error_to_model`). */
+  immediateOutputs: RunItem<AnyAgent>[];
+  lastMessage?: MessageItem;
+}
+
+/** The output text for a call to a tool that does not exist. */
+export function toolNotFoundText(name: string, plan: TurnPlan): string {
+  const names = [...plan.functionTools.keys(), ...plan.handoffs.keys()];
+  return `Error: tool "${name}" not found. Available tools: ${names.length ? names.join(', ') : '(none)'}. Call one of these.`;
+}
+
+/**
+ * Turns the response into run items. Function calls without a `call_id` get the deterministic
+ * id `t{turn}.{index}`. Only the first handoff is taken; the others are answered later.
+ * @throws ModelBehaviorError for an unknown tool when the run's `toolNotFound` is `'raise'`.
+ */
+export function processResponse(rt: RunRuntime, plan: TurnPlan, response: ModelResponse): ProcessedResponse {
+  const agent = plan.agent;
+  const items: RunItem<AnyAgent>[] = [];
+  const immediateOutputs: RunItem<AnyAgent>[] = [];
+  const pending: PendingTurn = { functionCalls: [], ignoredHandoffCalls: [] };
+  let lastMessage: MessageItem | undefined;
+  const output = response.output;
+  for (let index = 0; index < output.length; index++) {
+    let item: Item = output[index];
+    switch (item.type) {
+      case 'message':
+        if (item.role === 'assistant') lastMessage = item;
+        items.push({ type: 'message_output_item', agent, raw_item: item });
+        break;
+      case 'reasoning':
+        items.push({ type: 'reasoning_item', agent, raw_item: item });
+        break;
+      case 'function_call': {
+        if (!item.call_id) item = { ...item, call_id: `t${rt.state.currentTurn}.${index}` };
+        const call = item as FunctionCallItem;
+        if (plan.handoffs.has(call.name)) {
+          items.push({ type: 'handoff_call_item', agent, raw_item: call });
+          if (pending.handoffCall) pending.ignoredHandoffCalls.push(call);
+          else pending.handoffCall = call;
+        } else if (plan.functionTools.has(call.name)) {
+          items.push({ type: 'tool_call_item', agent, raw_item: call });
+          pending.functionCalls.push(call);
+        } else {
+          if ((rt.options.toolNotFound ?? 'raise') === 'raise') {
+            throw new ModelBehaviorError(
+              `The model called tool "${call.name}", which agent "${agent.name}" does not have. Check the agent's tools, or run with toolNotFound: 'return_error_to_model'.`,
+              { toolName: call.name },
+            );
+          }
+          items.push({ type: 'tool_call_item', agent, raw_item: call });
+          const out: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: toolNotFoundText(call.name, plan) };
+          immediateOutputs.push({ type: 'tool_call_output_item', agent, raw_item: out, output: out.output });
+        }
+        break;
+      }
+      default:
+        // Hosted-tool items (web_search_call, mcp_call, compaction, …) pass through.
+        items.push({ type: 'tool_call_item', agent, raw_item: item as any });
+    }
+  }
+  return { items, pending, immediateOutputs, lastMessage };
+}
+
+/**
+ * The final output of a message: plain text, or parsed JSON validated against the agent's
+ * output type.
+ * @throws ModelBehaviorError (with `rawText`) when the output is not valid for the output type.
+ */
+export function parseFinalOutput(plan: TurnPlan, message: MessageItem): { ok: true; value: unknown } | { ok: false; error: ModelBehaviorError; rawText: string } {
+  const text = extractText(message);
+  if (!plan.outputSchema) return { ok: true, value: text };
+  const refusal = extractRefusal(message);
+  if (refusal !== undefined && text === '') {
+    return { ok: false, rawText: refusal, error: new ModelBehaviorError(`Agent "${plan.agent.name}": the model refused to produce the structured output: ${refusal}`, { rawText: refusal }) };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return {
+      ok: false,
+      rawText: text,
+      error: new ModelBehaviorError(`Agent "${plan.agent.name}": the final output is not valid JSON (${(e as Error).message}). Raw text is on error.rawText.`, { rawText: text }),
+    };
+  }
+  const result = plan.outputSchema.validate(value);
+  if (result.ok) return { ok: true, value: result.value };
+  return {
+    ok: false,
+    rawText: text,
+    error: new ModelBehaviorError(`Agent "${plan.agent.name}": the final output does not match its outputType:\n${result.message}`, { rawText: text }),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The run loop — wiring only: dispatch on `NextStep` until a final output or an interruption,
+ * with the agent spans, the max-turns rule, and cleanup on every exit path.
+ */
+import { BatonError, MaxTurnsExceededError, RunAbortedError } from '../errors/errors.js';
+import { dropOrphanCalls } from '../items/item-helpers.js';
+import { runItemsToInputItems } from '../items/run-items.js';
+import type { AgentSpanData } from '../tracing/span-types.js';
+import { callHooks } from './call-hooks.js';
+import { teardownAgents } from './prepare-turn.js';
+import { toAbortError } from './retry.js';
+import type { RunStreamEvent } from './run-events.js';
+import { runOutputGuardrails } from './run-guardrails.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { runTurn } from './run-turn.js';
+
+function startAgentSpan(rt: RunRuntime, agent: AnyAgent): void {
+  if (!rt.tracer) return;
+  rt.agentSpan = rt.tracer.startSpan<AgentSpanData>(
+    {
+      kind: 'agent',
+      name: agent.name,
+      tools: agent.tools.map((t) => t.name),
+      handoffs: agent.getHandoffs().map((h) => h.agent.name),
+      outputType: agent.outputType === undefined ? 'text' : 'json',
+    },
+    rt.parentSpan,
+  );
+}
+
+function endSpans(rt: RunRuntime, error?: { message: string }): void {
+  if (!rt.tracer) return;
+  if (rt.turnSpan) rt.tracer.endSpan(rt.turnSpan, error);
+  if (rt.agentSpan) rt.tracer.endSpan(rt.agentSpan, error);
+  rt.turnSpan = undefined;
+  rt.agentSpan = undefined;
+}
+
+/** The replayable history of the run so far: no function call without its output. */
+export function replayableHistory(rt: RunRuntime) {
+  return dropOrphanCalls([...rt.state.originalInput, ...runItemsToInputItems(rt.state.generatedItems)]);
+}
+
+/** Drives the run to a final output or an interruption, yielding its stream events. */
+export async function* runLoop(rt: RunRuntime): AsyncGenerator<RunStreamEvent, void> {
+  const { state } = rt;
+  const topLevel = !rt.nested;
+  if (topLevel) rt.tracer?.startTrace();
+  let failure: { message: string } | undefined;
+  try {
+    startAgentSpan(rt, state.currentAgent);
+    yield { type: 'agent_updated_stream_event', agent: state.currentAgent };
+    for (;;) {
+      if (!state.pendingTurn && state.currentTurn >= state.maxTurns) {
+        const handler = rt.options.errorHandlers?.maxTurns;
+        if (!handler) throw new MaxTurnsExceededError(state.maxTurns);
+        const { finalOutput } = await handler(state.context, { maxTurns: state.maxTurns });
+        await finish(rt, finalOutput);
+        return;
+      }
+      const step = yield* runTurn(rt);
+      if (rt.turnSpan) rt.tracer!.endSpan(rt.turnSpan);
+      rt.turnSpan = undefined;
+      if (step.type === 'run_again') continue;
+      if (step.type === 'interruption') return;
+      if (step.type === 'final_output') {
+        await finish(rt, step.output);
+        return;
+      }
+      endSpans(rt);
+      state.currentAgent = step.newAgent;
+      state.agentStarted = false;
+      startAgentSpan(rt, step.newAgent);
+      yield { type: 'agent_updated_stream_event', agent: step.newAgent };
+    }
+  } catch (error) {
+    const final = rt.signal?.aborted && !RunAbortedError.isInstance(error) ? toAbortError(rt.signal, error) : error;
+    failure = { message: final instanceof Error ? final.message : String(final) };
+    if (BatonError.isInstance(final) && 'state' in (final as object)) {
+      (final as { state?: unknown }).state ??= state;
+    }
+    if (final instanceof MaxTurnsExceededError || final instanceof RunAbortedError) final.history = replayableHistory(rt);
+    throw final;
+  } finally {
+    endSpans(rt, failure);
+    await teardownAgents(rt);
+    if (topLevel) rt.tracer?.endTrace();
+  }
+}
+
+async function finish(rt: RunRuntime, output: unknown): Promise<void> {
+  const { state } = rt;
+  const agent = state.currentAgent;
+  await runOutputGuardrails(rt, agent, output);
+  state.finalOutput = output;
+  state.hasFinalOutput = true;
+  await callHooks(rt, agent, 'onAgentEnd', (h) => h.onAgentEnd?.(state.context, agent, output));
+}

@@ -1,0 +1,92 @@
+/** Options of `run()` (and defaults of a `Runner`). */
+import type { RunHooks } from '../agent/hooks.js';
+import type { Item } from '../items/item-types.js';
+import type { Model, ModelProvider, ModelRequest, ModelResponse, ModelSettings } from '../model/model.js';
+import type { Session, SessionInputCallback } from '../session/session.js';
+import type { ToolEffect } from '../tool/tool.js';
+import type { RunContext } from './run-context.js';
+
+/** Exponential backoff with jitter. Delays in milliseconds. */
+export interface BackoffOptions {
+  /** Delay before the first retry. Default 500 ms. */
+  initialDelayMs?: number;
+  /** Cap of any delay. Default 8,000 ms. */
+  maxDelayMs?: number;
+  /** Growth per attempt. Default 2. */
+  multiplier?: number;
+  /** Random share of each delay (0..1, "equal jitter"). Default 0.5. */
+  jitter?: number;
+}
+
+/** Model-call retry policy. Retries are not turns and never duplicate items or usage. */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number;
+  backoff?: BackoffOptions;
+}
+
+/** What `callModelInputFilter` may change before each model call. */
+export interface ModelInputData {
+  systemInstructions?: string;
+  input: Item[];
+}
+
+/**
+ * Wrap points for durable drivers (journaling). In process they pass straight through.
+ * `wrapModelCall` receives the turn's key (`runId/turn`); `wrapToolCall` the call's key and
+ * the tool's declared effect. A driver may return a journaled result instead of calling `fn`.
+ */
+export interface DurabilityHooks {
+  wrapModelCall?(key: { runId: string; turn: number; agentName: string }, request: ModelRequest, fn: () => Promise<ModelResponse>): Promise<ModelResponse>;
+  wrapToolCall?(key: { runId: string; callId: string; toolName: string; effect: ToolEffect }, fn: () => Promise<unknown>): Promise<unknown>;
+}
+
+export interface RunOptions<TContext = any> {
+  /** The caller's context object; given to tools, guardrails and hooks, never to the model. */
+  context?: TContext;
+  /** Model calls allowed for the whole run (all agents). Default 10. */
+  maxTurns?: number;
+  signal?: AbortSignal;
+  /** Resolves model names (agents' `model` strings and `model` below). */
+  modelProvider?: ModelProvider;
+  /** Overrides every agent's model. */
+  model?: Model | string;
+  /** Merged over every agent's settings. */
+  modelSettings?: ModelSettings;
+  callModelInputFilter?: (data: ModelInputData, ctx: RunContext<TContext>) => ModelInputData | Promise<ModelInputData>;
+  /** What to do when the model calls a tool that does not exist. Default `'raise'`. */
+  toolNotFound?: 'raise' | 'return_error_to_model';
+  /** Concurrent tool calls of one response. Default 8. */
+  maxToolConcurrency?: number;
+  retry?: RetryOptions;
+  errorHandlers?: {
+    /** Produces a final output instead of `MaxTurnsExceededError`. */
+    maxTurns?: (ctx: RunContext<TContext>, info: { maxTurns: number }) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+    /** Produces a final output instead of `ModelBehaviorError` for invalid structured output. */
+    invalidFinalOutput?: (ctx: RunContext<TContext>, info: { rawText: string; message: string }) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+  };
+  hooks?: RunHooks<TContext>;
+  session?: Session;
+  sessionSettings?: { limit?: number };
+  sessionInputCallback?: SessionInputCallback;
+  /** Tracing for this run. Default: on when processors are registered, sensitive data included. */
+  tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
+  workflowName?: string;
+  traceId?: string;
+  groupId?: string;
+  traceMetadata?: Record<string, unknown>;
+  /** Chain to a stored OpenAI response; only new items are sent each turn. */
+  previousResponseId?: string;
+  /** Server-managed conversation id; only new items are sent each turn. */
+  conversationId?: string;
+  /** Chain every turn to the previous response automatically. */
+  autoPreviousResponseId?: boolean;
+  /** Prompt cache key sent to providers that support it. Default: a stable key per run. */
+  promptCacheKey?: string;
+  durability?: DurabilityHooks;
+}
+
+/** Non-streaming options. */
+export type NonStreamRunOptions<TContext = any> = RunOptions<TContext> & { stream?: false };
+/** Streaming options. */
+export type StreamRunOptions<TContext = any> = RunOptions<TContext> & { stream: true };

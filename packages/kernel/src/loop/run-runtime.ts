@@ -1,0 +1,75 @@
+/**
+ * The per-run runtime: what the loop needs besides the serializable `RunState` (options,
+ * resolved models, tracer, spans, the incremental model-input view). Never serialized.
+ */
+import type { Agent } from '../agent/agent.js';
+import type { Item } from '../items/item-types.js';
+import type { RunItem } from '../items/run-items.js';
+import type { Model } from '../model/model.js';
+import type { RunState } from '../run-state/run-state.js';
+import type { Span } from '../tracing/span-types.js';
+import type { Tracer } from '../tracing/tracer.js';
+import type { PreparedAgent } from './prepare-turn.js';
+import type { RunStreamEvent } from './run-events.js';
+import type { RunOptions } from './run-options.js';
+
+export type AnyAgent = Agent<any, any>;
+
+export interface RunRuntime {
+  state: RunState<any, AnyAgent>;
+  options: RunOptions;
+  stream: boolean;
+  signal?: AbortSignal;
+  tracer?: Tracer;
+  /** Parent span for the run's agent spans (a nested run's parent function span). */
+  parentSpan?: Span;
+  agentSpan?: Span;
+  turnSpan?: Span;
+  /** The items the model sees, appended incrementally (by reference, never deep-copied). */
+  modelInput: Item[];
+  /** The run's new input (session history excluded), for input guardrails. */
+  newInput: Item[];
+  /** Index in `state.generatedItems` where the current turn's items start. */
+  turnStartIndex: number;
+  prepared: Map<AnyAgent, PreparedAgent>;
+  models: Map<AnyAgent, Model>;
+  /** call ids that already have an output (exactly-once per call id). */
+  completedCallIds: Set<string>;
+  /** True for a run started by an agent used as a tool. */
+  nested: boolean;
+  /** Whether this run segment is resuming a paused state. */
+  resumed: boolean;
+  /** Forwarded events of nested runs (agent-as-tool `onStream`) are not part of this stream. */
+  promptCacheKey: string;
+}
+
+/** Appends run items to the state and the model view; returns the stream events for them. */
+export function appendItems(rt: RunRuntime, items: RunItem<AnyAgent>[]): void {
+  for (const item of items) {
+    rt.state.generatedItems.push(item);
+    if (item.type !== 'tool_approval_item') rt.modelInput.push(item.raw_item);
+    if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
+      const callId = (item.raw_item as { call_id?: string }).call_id;
+      if (callId) rt.completedCallIds.add(callId);
+    }
+  }
+}
+
+/** Event name for a run item. */
+export function itemEvent(item: RunItem<AnyAgent>): RunStreamEvent {
+  const name =
+    item.type === 'message_output_item'
+      ? 'message_output_created'
+      : item.type === 'tool_call_item'
+        ? 'tool_called'
+        : item.type === 'tool_call_output_item'
+          ? 'tool_output'
+          : item.type === 'handoff_call_item'
+            ? 'handoff_requested'
+            : item.type === 'handoff_output_item'
+              ? 'handoff_occurred'
+              : item.type === 'reasoning_item'
+                ? 'reasoning_item_created'
+                : 'tool_approval_requested';
+  return { type: 'run_item_stream_event', name, item };
+}

@@ -1,0 +1,146 @@
+/**
+ * The step function: one turn = one model call → classification → side effects → `NextStep`.
+ * A paused turn resumes at its side effects without calling the model again (invariant 3).
+ */
+import type { MessageItem } from '../items/item-types.js';
+import type { FunctionCallOutputItem } from '../items/item-types.js';
+import type { ModelRequest } from '../model/model.js';
+import type { PendingTurn } from '../run-state/run-state.js';
+import type { TurnSpanData } from '../tracing/span-types.js';
+import { callModel } from './call-model.js';
+import { callHooks } from './call-hooks.js';
+import { executeFunctionCalls } from './execute-tools.js';
+import { executeHandoff, IGNORED_HANDOFF_TEXT } from './execute-handoff.js';
+import type { NextStep } from './next-step.js';
+import { prepareTurn, type TurnPlan } from './prepare-turn.js';
+import { parseFinalOutput, processResponse } from './resolve-turn.js';
+import type { RunStreamEvent } from './run-events.js';
+import { runInputGuardrails } from './run-guardrails.js';
+import { appendItems, itemEvent, type RunRuntime } from './run-runtime.js';
+import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
+import { decideToolUseFinalOutput } from './tool-use-behavior.js';
+
+function* eventsSince(rt: RunRuntime, from: number): Generator<RunStreamEvent> {
+  const items = rt.state.generatedItems;
+  for (let i = from; i < items.length; i++) yield itemEvent(items[i]);
+}
+
+/** Runs one turn of the current agent and returns what comes next. */
+export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, NextStep> {
+  const { state } = rt;
+  const agent = state.currentAgent;
+  rt.turnStartIndex = state.generatedItems.length;
+  if (state.pendingTurn) {
+    rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>({ kind: 'turn', turn: state.currentTurn, agentName: agent.name }, rt.agentSpan);
+    const plan = await prepareTurn(rt, agent);
+    return yield* finishTurn(rt, plan, state.pendingTurn, undefined);
+  }
+  if (!state.agentStarted) {
+    state.agentStarted = true;
+    await callHooks(rt, agent, 'onAgentStart', (h) => h.onAgentStart?.(state.context, agent));
+  }
+  rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>({ kind: 'turn', turn: state.currentTurn + 1, agentName: agent.name }, rt.agentSpan);
+  const plan = await prepareTurn(rt, agent);
+  let input = rt.modelInput;
+  for (const cap of plan.prepared.capabilities) if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun);
+  let systemInstructions = plan.systemInstructions;
+  if (rt.options.callModelInputFilter) {
+    const filtered = await rt.options.callModelInputFilter({ systemInstructions, input: input.slice() }, state.context);
+    input = filtered.input;
+    systemInstructions = filtered.systemInstructions;
+  }
+  const firstTurn = state.currentTurn === 0 && agent === state.startingAgent;
+  const guardrails = firstTurn ? agent.inputGuardrails : [];
+  const blocking = guardrails.filter((g) => !g.runInParallel);
+  if (blocking.length > 0) await runInputGuardrails(rt, agent, blocking);
+  await saveInputToSession(rt);
+  const parallel = guardrails.filter((g) => g.runInParallel);
+  let signal = rt.signal;
+  let parallelDone: Promise<unknown> | undefined;
+  if (parallel.length > 0) {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(rt.signal?.reason);
+    rt.signal?.addEventListener('abort', onAbort, { once: true });
+    signal = controller.signal;
+    parallelDone = runInputGuardrails(rt, agent, parallel).catch((error) => {
+      controller.abort(error);
+      throw error;
+    });
+    parallelDone.catch(() => {});
+  }
+  const conv = state.serverConversation;
+  const request: ModelRequest = {
+    systemInstructions,
+    input: conv ? input.slice(conv.sentCount) : input,
+    tools: plan.toolDefinitions,
+    outputSchema: plan.outputSchema ? { name: plan.outputSchema.name, schema: plan.outputSchema.schema, strict: plan.outputSchema.strict } : undefined,
+    modelSettings: plan.modelSettings,
+    signal,
+    previousResponseId: conv?.previousResponseId,
+    conversationId: conv?.conversationId,
+    promptCacheKey: rt.promptCacheKey,
+    tracing: { enabled: rt.tracer !== undefined, includeSensitiveData: rt.tracer?.includeSensitiveData ?? false },
+  };
+  state.currentTurn++;
+  let response;
+  try {
+    response = yield* callModel(rt, plan, request);
+  } catch (error) {
+    if (parallelDone) await parallelDone;
+    throw error;
+  }
+  if (parallelDone) await parallelDone;
+  const processed = processResponse(rt, plan, response);
+  const from = state.generatedItems.length;
+  appendItems(rt, processed.items);
+  appendItems(rt, processed.immediateOutputs);
+  if (conv) {
+    conv.sentCount = rt.modelInput.length - processed.immediateOutputs.length;
+    if (conv.auto && response.responseId) conv.previousResponseId = response.responseId;
+  }
+  yield* eventsSince(rt, from);
+  return yield* finishTurn(rt, plan, processed.pending, processed.lastMessage, processed.immediateOutputs.length > 0);
+}
+
+/** Side effects of a turn (also the resume point of a paused turn). */
+async function* finishTurn(rt: RunRuntime, plan: TurnPlan, pending: PendingTurn, lastMessage: MessageItem | undefined, hadImmediateOutputs = false): AsyncGenerator<RunStreamEvent, NextStep> {
+  const { state } = rt;
+  const agent = plan.agent;
+  const from = state.generatedItems.length;
+  const exec = await executeFunctionCalls(rt, plan, pending.functionCalls);
+  appendItems(rt, exec.outputs);
+  if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name)) state.agentsUsedTools.push(agent.name);
+  if (exec.approvals.length > 0) {
+    yield* eventsSince(rt, from);
+    state.pendingTurn = pending;
+    state.interruptions = exec.approvals;
+    for (const item of exec.approvals) yield itemEvent(item);
+    await saveNewItemsToSession(rt);
+    return { type: 'interruption', interruptions: exec.approvals };
+  }
+  state.pendingTurn = undefined;
+  state.interruptions = [];
+  for (const call of pending.ignoredHandoffCalls) {
+    if (rt.completedCallIds.has(call.call_id)) continue;
+    const out: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: IGNORED_HANDOFF_TEXT };
+    appendItems(rt, [{ type: 'tool_call_output_item', agent, raw_item: out, output: IGNORED_HANDOFF_TEXT }]);
+  }
+  let next: NextStep = { type: 'run_again' };
+  if (pending.handoffCall && !rt.completedCallIds.has(pending.handoffCall.call_id)) {
+    const target = await executeHandoff(rt, plan, pending.handoffCall);
+    if (target) next = { type: 'handoff', newAgent: target };
+  } else if (exec.toolResults.length > 0) {
+    const decided = await decideToolUseFinalOutput(rt, agent, exec.toolResults);
+    if (decided) next = { type: 'final_output', output: decided.finalOutput };
+  } else if (pending.functionCalls.length === 0 && !pending.handoffCall && !hadImmediateOutputs && lastMessage) {
+    const parsed = parseFinalOutput(plan, lastMessage);
+    if (parsed.ok) next = { type: 'final_output', output: parsed.value };
+    else if (rt.options.errorHandlers?.invalidFinalOutput) {
+      const handled = await rt.options.errorHandlers.invalidFinalOutput(state.context, { rawText: parsed.rawText, message: parsed.error.message });
+      next = { type: 'final_output', output: handled.finalOutput };
+    } else throw parsed.error;
+  }
+  yield* eventsSince(rt, from);
+  await saveNewItemsToSession(rt);
+  return next;
+}

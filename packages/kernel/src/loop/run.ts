@@ -1,0 +1,133 @@
+/**
+ * `run()` and `Runner`: the entry points. One loop serves both modes: the non-streaming run
+ * drains the same event generator the streaming result exposes.
+ */
+import type { Agent } from '../agent/agent.js';
+import { UserError } from '../errors/errors.js';
+import { toInputList } from '../items/item-helpers.js';
+import type { AgentInput, Item } from '../items/item-types.js';
+import { runItemsToInputItems } from '../items/run-items.js';
+import { RunState } from '../run-state/run-state.js';
+import { getTraceProcessors } from '../tracing/processors.js';
+import { newTraceId, Tracer } from '../tracing/tracer.js';
+import { PARENT_RUN, type ParentRunLink } from './nested-run.js';
+import { RunContext } from './run-context.js';
+import { runLoop } from './run-loop.js';
+import type { NonStreamRunOptions, RunOptions, StreamRunOptions } from './run-options.js';
+import { RunResult, StreamedRunResult } from './run-result.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { prepareSessionInput } from './session-io.js';
+
+/** Internal option: link to the parent run of an agent used as a tool. */
+export type InternalRunOptions = RunOptions & { [PARENT_RUN]?: ParentRunLink };
+
+function rebuildModelInput(state: RunState<any, AnyAgent>): Item[] {
+  const override = state.modelInputOverride;
+  if (override) return [...override.items, ...runItemsToInputItems(state.generatedItems.slice(override.fromGeneratedIndex))];
+  return [...state.originalInput, ...runItemsToInputItems(state.generatedItems)];
+}
+
+async function createRuntime(agent: AnyAgent, input: AgentInput | RunState<any, AnyAgent>, options: InternalRunOptions, stream: boolean): Promise<RunRuntime> {
+  const parent = options[PARENT_RUN];
+  let state: RunState<any, AnyAgent>;
+  let newInput: Item[] = [];
+  const resumed = input instanceof RunState;
+  if (input instanceof RunState) {
+    state = input;
+    if (options.context !== undefined) state.context.context = options.context;
+    if (options.maxTurns !== undefined) state.maxTurns = options.maxTurns;
+  } else {
+    if (typeof input !== 'string' && !Array.isArray(input)) throw new UserError('run(): input must be a string, an item list, or a RunState.');
+    newInput = toInputList(input);
+    const originalInput = await prepareSessionInput(options, newInput);
+    state = RunState.create(agent, originalInput, new RunContext(options.context), options.maxTurns ?? 10);
+  }
+  const maxTurns = state.maxTurns;
+  if (!(maxTurns >= 1)) throw new UserError(`run(): maxTurns must be at least 1 (got ${maxTurns}).`);
+  if (!state.serverConversation && (options.previousResponseId || options.conversationId || options.autoPreviousResponseId)) {
+    state.serverConversation = { previousResponseId: options.previousResponseId, conversationId: options.conversationId, auto: options.autoPreviousResponseId ?? false, sentCount: 0 };
+  }
+  let tracer = parent?.tracer;
+  if (!parent) {
+    state.trace ??= {
+      traceId: options.traceId ?? newTraceId(),
+      workflowName: options.workflowName ?? 'Agent workflow',
+      groupId: options.groupId,
+      metadata: options.traceMetadata,
+    };
+    const processors = getTraceProcessors();
+    if (!options.tracing?.disabled && processors.length > 0) {
+      const t = state.trace;
+      tracer = new Tracer({ traceId: t.traceId, name: t.workflowName, groupId: t.groupId, metadata: t.metadata, startedAt: Date.now() }, processors, options.tracing?.includeSensitiveData ?? true);
+    }
+  }
+  const completedCallIds = new Set<string>();
+  for (const item of state.generatedItems) {
+    if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
+      const id = (item.raw_item as { call_id?: string }).call_id;
+      if (id) completedCallIds.add(id);
+    }
+  }
+  return {
+    state,
+    options,
+    stream,
+    signal: options.signal,
+    tracer,
+    parentSpan: parent?.span,
+    modelInput: resumed ? rebuildModelInput(state) : state.originalInput.slice(),
+    newInput,
+    turnStartIndex: state.generatedItems.length,
+    prepared: new Map(),
+    models: new Map(),
+    completedCallIds,
+    nested: parent !== undefined,
+    resumed,
+    promptCacheKey: options.promptCacheKey ?? `baton_${state.runId}`,
+  };
+}
+
+/**
+ * Runs `agent` on `input` (a string, items, or a `RunState` to resume) until a final output,
+ * an interruption (approvals), or an error.
+ *
+ * @returns `RunResult`, or with `stream: true` a `StreamedRunResult` to iterate.
+ * @throws MaxTurnsExceededError, ModelBehaviorError, ModelCallError, RunAbortedError,
+ *   InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, ToolGuardrailTripwireTriggered,
+ *   ToolTimeoutError, ToolCallError, UserError (bad config), SessionError — errors that can be
+ *   resumed carry `state`; abort and max-turns errors carry a replayable `history`.
+ */
+export async function run<TContext = any, TAgent extends AnyAgent = AnyAgent>(
+  agent: TAgent,
+  input: AgentInput | RunState<TContext, TAgent>,
+  options: StreamRunOptions<TContext>,
+): Promise<StreamedRunResult<TContext, TAgent>>;
+export async function run<TContext = any, TAgent extends AnyAgent = AnyAgent>(
+  agent: TAgent,
+  input: AgentInput | RunState<TContext, TAgent>,
+  options?: NonStreamRunOptions<TContext>,
+): Promise<RunResult<TContext, TAgent>>;
+export async function run(agent: AnyAgent, input: AgentInput | RunState<any, AnyAgent>, options: RunOptions & { stream?: boolean } = {}): Promise<RunResult | StreamedRunResult> {
+  if (!agent || typeof (agent as Agent).getHandoffs !== 'function') throw new UserError('run(): the first argument must be an Agent.');
+  const stream = options.stream === true;
+  const rt = await createRuntime(agent, input, options, stream);
+  const events = runLoop(rt);
+  if (stream) return new StreamedRunResult(rt.state, events);
+  for await (const _ of events) {
+    /* the non-streaming run consumes the same events */
+  }
+  return new RunResult(rt.state);
+}
+
+/** Holds default run options; `runner.run(agent, input, options)` merges them under `options`. */
+export class Runner<TContext = any> {
+  readonly defaults: RunOptions<TContext>;
+  constructor(defaults: RunOptions<TContext> = {}) {
+    this.defaults = defaults;
+  }
+  run<TAgent extends AnyAgent>(agent: TAgent, input: AgentInput | RunState<TContext, TAgent>, options: StreamRunOptions<TContext>): Promise<StreamedRunResult<TContext, TAgent>>;
+  run<TAgent extends AnyAgent>(agent: TAgent, input: AgentInput | RunState<TContext, TAgent>, options?: NonStreamRunOptions<TContext>): Promise<RunResult<TContext, TAgent>>;
+  run(agent: AnyAgent, input: AgentInput | RunState<any, AnyAgent>, options: RunOptions<TContext> & { stream?: boolean } = {}): Promise<RunResult | StreamedRunResult> {
+    return run(agent, input, { ...this.defaults, ...options } as any);
+  }
+}

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SqliteSession } from '@baton/memory';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const worker = fileURLToPath(new URL('./__fixtures__/append-worker.ts', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'baton-sqlite-proc-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the append worker in a child `node --import tsx` process; resolves with its stdout. */
+function runWorker(args: string[], timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`append worker ${args[2]} exited with ${code ?? signal}: ${err}`));
+    });
+  });
+}
+
+describe('SqliteSession across processes', () => {
+  it('two processes appending to one session id lose and interleave nothing within one addItems', async () => {
+    const path = join(dir, 'two-writers.db');
+    const batches = 150;
+    const perBatch = 4;
+    const startAt = String(Date.now() + 1500);
+    const outs = await Promise.all([
+      runWorker([path, 'shared', 'A', String(batches), String(perBatch), startAt]),
+      runWorker([path, 'shared', 'B', String(batches), String(perBatch), startAt]),
+    ]);
+    expect(outs).toEqual(['done A\n', 'done B\n']);
+
+    const session = new SqliteSession({ sessionId: 'shared', path });
+    const contents = (await session.getItems()).map((it) => (it as { content: string }).content);
+    session.close();
+    expect(contents).toHaveLength(2 * batches * perBatch);
+    const order: Record<string, number[]> = { A: [], B: [] };
+    let switches = 0;
+    for (let i = 0; i < contents.length; i += perBatch) {
+      const [w, b] = contents[i].split(':');
+      expect(contents.slice(i, i + perBatch)).toEqual(
+        Array.from({ length: perBatch }, (_, k) => `${w}:${b}:${k}`),
+      );
+      if (i > 0 && contents[i - 1][0] !== w) switches++;
+      order[w].push(Number(b));
+    }
+    // The writers really overlapped: their batches alternate in the file (not one after the other).
+    expect(switches).toBeGreaterThan(10);
+    // Every batch of each process is there exactly once, in that process's order.
+    const expected = Array.from({ length: batches }, (_, b) => b);
+    expect(order.A).toEqual(expected);
+    expect(order.B).toEqual(expected);
+  }, 90_000);
+});

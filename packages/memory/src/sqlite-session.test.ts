@@ -1,0 +1,193 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatonError, type Item, SessionError, UserError } from '@baton/kernel';
+import { SQLITE_SESSION_SCHEMA_VERSION, SqliteSession } from '@baton/memory';
+import { describeSessionConformance } from '@baton/testing';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'baton-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const shared = join(dir, 'conformance.db');
+const sharedMemoryDb = new Database(':memory:');
+afterAll(() => sharedMemoryDb.close());
+
+const user = (content: string): Item => ({ type: 'message', role: 'user', content });
+
+function expectSessionError(error: unknown, operation: string, text: RegExp): void {
+  expect(BatonError.isInstance(error)).toBe(true);
+  expect(error).toBeInstanceOf(SessionError);
+  expect((error as SessionError).operation).toBe(operation);
+  expect((error as SessionError).message).toMatch(text);
+}
+
+describeSessionConformance('SqliteSession (file, one connection per session)', (sessionId) => {
+  const session = new SqliteSession({ sessionId, path: shared });
+  return { session, cleanup: () => session.close() };
+});
+describeSessionConformance("SqliteSession (':memory:')", (sessionId) => {
+  const session = new SqliteSession({ sessionId, path: ':memory:' });
+  return { session, cleanup: () => session.close() };
+});
+describeSessionConformance('SqliteSession (shared in-memory db, custom table)', (sessionId) => {
+  return new SqliteSession({ sessionId, db: sharedMemoryDb, tableName: 'chat_items' });
+});
+
+describe('SqliteSession', () => {
+  it('opens files in WAL mode and keeps items after the file is reopened', async () => {
+    const path = join(dir, 'reopen.db');
+    const first = new SqliteSession({ sessionId: 's', path });
+    await first.addItems([user('one'), user('two')]);
+    first.close();
+    const raw = new Database(path);
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    const row = raw
+      .prepare('SELECT schema_version, session_id FROM baton_session_items LIMIT 1')
+      .get();
+    expect(row).toEqual({ schema_version: SQLITE_SESSION_SCHEMA_VERSION, session_id: 's' });
+    expect(raw.prepare('SELECT * FROM baton_schema').all()).toEqual([
+      { table_name: 'baton_session_items', schema_version: 1 },
+    ]);
+    raw.close();
+    const second = new SqliteSession({ sessionId: 's', path });
+    expect(await second.getItems()).toEqual([user('one'), user('two')]);
+    second.close();
+  });
+
+  it('stores nothing of an addItems call that fails midway (one transaction)', async () => {
+    const session = new SqliteSession({ sessionId: 'atomic', path: ':memory:' });
+    await session.addItems([user('before')]);
+    const bad = { type: 'message', role: 'user', content: 'x', big: 10n } as unknown as Item;
+    const error = await session.addItems([user('a'), user('b'), bad, user('c')]).catch((e) => e);
+    expectSessionError(
+      error,
+      'addItems',
+      /addItems failed for session key "baton_session_items:atomic"/,
+    );
+    expect(await session.getItems()).toEqual([user('before')]);
+    session.close();
+  });
+
+  it('reports a corrupt row with its row id, and popItem keeps that row', async () => {
+    const db = new Database(':memory:');
+    const session = new SqliteSession({ sessionId: 'c', db });
+    await session.addItems([user('ok'), user('soon corrupt')]);
+    const id = db.prepare('SELECT max(id) FROM baton_session_items').pluck().get() as number;
+    db.prepare('UPDATE baton_session_items SET item = ? WHERE id = ?').run('{"type":"mess', id);
+    const read = await session.getItems().catch((e) => e);
+    expectSessionError(
+      read,
+      'getItems',
+      new RegExp(`Row id ${id} of SQLite table "baton_session_items".*not valid JSON`),
+    );
+    expect((read as SessionError).key).toBe('baton_session_items:c');
+    expect((read as Error).message).toContain(`DELETE FROM baton_session_items WHERE id = ${id}`);
+    const pop = await session.popItem().catch((e) => e);
+    expectSessionError(pop, 'popItem', new RegExp(`Row id ${id} `));
+    expect(db.prepare('SELECT count(*) FROM baton_session_items').pluck().get()).toBe(2);
+    expect(await session.getItems(1).catch((e) => e)).toBeInstanceOf(SessionError);
+
+    db.prepare('UPDATE baton_session_items SET item = ? WHERE id = ?').run('[1,2]', id);
+    const notItem = await session.getItems().catch((e) => e);
+    expectSessionError(
+      notItem,
+      'getItems',
+      new RegExp(`Row id ${id} .*does not hold an item object`),
+    );
+    db.close();
+  });
+
+  it('refuses a row written by a newer schema version', async () => {
+    const db = new Database(':memory:');
+    const session = new SqliteSession({ sessionId: 'v', db });
+    await session.addItems([user('old'), user('future')]);
+    db.prepare('UPDATE baton_session_items SET schema_version = 2 WHERE id = 2').run();
+    const error = await session.getItems().catch((e) => e);
+    expectSessionError(
+      error,
+      'getItems',
+      /Row id 2 .*schema version 2.*reads up to version 1\. Upgrade @baton\/memory/,
+    );
+    expect(await session.getItems(1).catch((e) => e)).toBeInstanceOf(SessionError);
+    db.close();
+  });
+
+  it('refuses a table created by a newer schema version when opening', () => {
+    const path = join(dir, 'newer.db');
+    new SqliteSession({ sessionId: 'x', path }).close();
+    const raw = new Database(path);
+    raw
+      .prepare(
+        "UPDATE baton_schema SET schema_version = 7 WHERE table_name = 'baton_session_items'",
+      )
+      .run();
+    raw.close();
+    let error: unknown;
+    try {
+      new SqliteSession({ sessionId: 'x', path });
+    } catch (e) {
+      error = e;
+    }
+    expectSessionError(
+      error,
+      'open',
+      /table "baton_session_items" has schema version 7.*reads up to version 1/,
+    );
+  });
+
+  it('fails with SessionError after another process held the lock longer than busyTimeoutMs', async () => {
+    const path = join(dir, 'busy.db');
+    const session = new SqliteSession({ sessionId: 'b', path, busyTimeoutMs: 50 });
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const started = Date.now();
+    const error = await session.addItems([user('blocked')]).catch((e) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    expectSessionError(error, 'addItems', /raise busyTimeoutMs/);
+    other.exec('ROLLBACK');
+    await session.addItems([user('free')]);
+    expect(await session.getItems()).toEqual([user('free')]);
+    other.close();
+    session.close();
+  });
+
+  it('close() closes a database it opened, but never one it was given', async () => {
+    const owned = new SqliteSession({ sessionId: 'o', path: join(dir, 'owned.db') });
+    owned.close();
+    owned.close();
+    const error = await owned.getItems().catch((e) => e);
+    expectSessionError(error, 'getItems', /database is closed/);
+
+    const db = new Database(':memory:');
+    const given = new SqliteSession({ sessionId: 'g', db });
+    given.close();
+    expect(db.open).toBe(true);
+    await given.addItems([user('still works')]);
+    expect(await given.getItems()).toEqual([user('still works')]);
+    db.close();
+  });
+
+  it('rejects bad options with UserError', () => {
+    expect(() => new SqliteSession({ sessionId: 's' })).toThrow(UserError);
+    expect(
+      () => new SqliteSession({ sessionId: 's', path: ':memory:', db: sharedMemoryDb }),
+    ).toThrow(/exactly one of `path`/);
+    expect(() => new SqliteSession({ sessionId: '', path: ':memory:' })).toThrow(
+      /non-empty `sessionId`/,
+    );
+    expect(
+      () => new SqliteSession({ sessionId: 's', path: ':memory:', tableName: 'x; DROP TABLE y' }),
+    ).toThrow(UserError);
+  });
+
+  it('reports a file it cannot open as SessionError naming the operation', () => {
+    let error: unknown;
+    try {
+      new SqliteSession({ sessionId: 's', path: join(dir, 'missing-folder', 'x.db') });
+    } catch (e) {
+      error = e;
+    }
+    expectSessionError(error, 'open', /SQLite open failed for session key "baton_session_items:s"/);
+  });
+});

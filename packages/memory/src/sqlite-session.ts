@@ -1,0 +1,191 @@
+/**
+ * `SqliteSession`: a `Session` (v1) persisted in SQLite through `better-sqlite3`, embedded in the
+ * process — no server. Safe for several processes appending to one session id of one file.
+ */
+import type { Item, Session } from '@baton/kernel';
+import { BatonError, SessionError, UserError } from '@baton/kernel';
+import Database from 'better-sqlite3';
+import {
+  checkTableName,
+  DEFAULT_SQLITE_SESSION_TABLE,
+  decodeRow,
+  ensureSchema,
+  type ItemRow,
+  SQLITE_SESSION_SCHEMA_VERSION,
+} from './sqlite-schema.js';
+
+/** Options of {@link SqliteSession}. Give exactly one of `path` and `db`. */
+export interface SqliteSessionOptions {
+  /** The conversation's id; rows of other ids in the same table are never touched. */
+  sessionId: string;
+  /**
+   * A database file path (its folder must exist; the file is created when missing) or
+   * `':memory:'` for a private in-memory database. The session opens it, sets WAL mode for
+   * files and a busy timeout, and closes it in {@link SqliteSession.close}.
+   */
+  path?: string;
+  /**
+   * An open `better-sqlite3` `Database` to use instead of `path`. Its pragmas (journal mode,
+   * busy timeout) are left as the caller set them — use WAL and a busy timeout for files shared
+   * by several processes — and `close()` does not close it.
+   */
+  db?: Database.Database;
+  /** The items table (letters, digits, underscores); default `'baton_session_items'`. */
+  tableName?: string;
+  /** How long (ms) a write waits for another process's lock before failing; default 5000. Only for `path`. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * A `Session` stored in one SQLite table, one row per item (OpenAI Responses API item JSON)
+ * with the schema version it was written with (see `sqlite-schema.ts`).
+ *
+ * - `addItems` is one `BEGIN IMMEDIATE` transaction: all items of a call are stored, in order and
+ *   next to each other, or none are — also when another process appends to the same session id.
+ * - Calls are synchronous inside (`better-sqlite3`); waiting for another process's lock blocks the
+ *   event loop up to `busyTimeoutMs`.
+ *
+ * @throws UserError from the constructor for bad options (no or both of `path`/`db`, empty
+ *   `sessionId`, bad `tableName`).
+ * @throws SessionError from the constructor when the file cannot be opened or its table was made
+ *   by a newer version; from every method when SQLite fails (operation and key
+ *   `<tableName>:<sessionId>` set) or a stored row is corrupt or newer (the message names the row id).
+ */
+export class SqliteSession implements Session {
+  readonly sessionId: string;
+  /** The items table name. */
+  readonly tableName: string;
+  private readonly db: Database.Database;
+  private readonly ownsDb: boolean;
+  private readonly key: string;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly addTx: Database.Transaction<(items: Item[]) => void>;
+  private readonly popTx: Database.Transaction<() => Item | undefined>;
+
+  constructor(options: SqliteSessionOptions) {
+    if (typeof options.sessionId !== 'string' || options.sessionId === '') {
+      throw new UserError('SqliteSession needs a non-empty `sessionId` string.');
+    }
+    if ((options.path === undefined) === (options.db === undefined)) {
+      throw new UserError(
+        "SqliteSession needs exactly one of `path` (a file path or ':memory:') and `db` (an open better-sqlite3 Database).",
+      );
+    }
+    this.sessionId = options.sessionId;
+    this.tableName = options.tableName ?? DEFAULT_SQLITE_SESSION_TABLE;
+    checkTableName(this.tableName);
+    this.key = `${this.tableName}:${this.sessionId}`;
+    this.ownsDb = options.db === undefined;
+    this.db =
+      options.db ??
+      this.guard('open', () => openDatabase(options.path!, options.busyTimeoutMs ?? 5000));
+    try {
+      this.guard('open', () => ensureSchema(this.db, this.tableName, this.key));
+      this.statements = prepareStatements(this.db, this.tableName);
+    } catch (error) {
+      if (this.ownsDb) this.db.close();
+      throw error;
+    }
+    const s = this.statements;
+    this.addTx = this.db.transaction((items: Item[]) => {
+      const now = Date.now();
+      for (const item of items)
+        s.insert.run(this.sessionId, SQLITE_SESSION_SCHEMA_VERSION, JSON.stringify(item), now);
+    });
+    this.popTx = this.db.transaction(() => {
+      const row = s.newest.get(this.sessionId) as ItemRow | undefined;
+      if (row === undefined) return undefined;
+      const item = decodeRow(row, {
+        tableName: this.tableName,
+        operation: 'popItem',
+        key: this.key,
+      });
+      s.deleteRow.run(row.id);
+      return item;
+    });
+  }
+
+  /** The newest `limit` items, oldest first (all when `limit` is undefined; none when `limit <= 0`). */
+  async getItems(limit?: number): Promise<Item[]> {
+    return this.guard('getItems', () => {
+      if (limit !== undefined && limit <= 0) return [];
+      const rows = (
+        limit === undefined
+          ? this.statements.all.all(this.sessionId)
+          : this.statements.newestN.all(this.sessionId, Math.floor(limit)).reverse()
+      ) as ItemRow[];
+      const ctx = { tableName: this.tableName, operation: 'getItems', key: this.key };
+      return rows.map((row) => decodeRow(row, ctx));
+    });
+  }
+
+  /** Appends `items` in one immediate transaction: all or nothing, never interleaved. */
+  async addItems(items: Item[]): Promise<void> {
+    if (items.length === 0) return;
+    this.guard('addItems', () => this.addTx.immediate(items));
+  }
+
+  /** Removes and returns the newest item (`undefined` when empty). A corrupt newest row is kept and reported. */
+  async popItem(): Promise<Item | undefined> {
+    return this.guard('popItem', () => this.popTx.immediate());
+  }
+
+  /** Deletes every row of this session id. */
+  async clearSession(): Promise<void> {
+    this.guard('clearSession', () => this.statements.clear.run(this.sessionId));
+  }
+
+  /** Closes the database if this session opened it (from `path`); a no-op otherwise and when called again. */
+  close(): void {
+    if (this.ownsDb && this.db.open) this.db.close();
+  }
+
+  /** Runs a SQLite call and turns any non-Baton error into a `SessionError` that says what to do. */
+  private guard<T>(operation: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (BatonError.isInstance(error)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      const code = (error as { code?: string }).code;
+      const hint =
+        code === 'SQLITE_BUSY'
+          ? 'Another process held the database lock too long: raise busyTimeoutMs or shorten its transactions.'
+          : this.db && !this.db.open
+            ? 'The database is closed: create a new SqliteSession.'
+            : 'Check that the database file is readable and writable and not corrupted.';
+      throw new SessionError(
+        `SQLite ${operation} failed for session key "${this.key}": ${message}. ${hint}`,
+        {
+          operation,
+          key: this.key,
+          cause: error,
+        },
+      );
+    }
+  }
+}
+
+function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+  return db;
+}
+
+function prepareStatements(db: Database.Database, table: string) {
+  const columns = 'id, schema_version, item';
+  return {
+    insert: db.prepare(
+      `INSERT INTO ${table} (session_id, schema_version, item, created_at_ms) VALUES (?, ?, ?, ?)`,
+    ),
+    all: db.prepare(`SELECT ${columns} FROM ${table} WHERE session_id = ? ORDER BY id ASC`),
+    newestN: db.prepare(
+      `SELECT ${columns} FROM ${table} WHERE session_id = ? ORDER BY id DESC LIMIT ?`,
+    ),
+    newest: db.prepare(
+      `SELECT ${columns} FROM ${table} WHERE session_id = ? ORDER BY id DESC LIMIT 1`,
+    ),
+    deleteRow: db.prepare(`DELETE FROM ${table} WHERE id = ?`),
+    clear: db.prepare(`DELETE FROM ${table} WHERE session_id = ?`),
+  };
+}

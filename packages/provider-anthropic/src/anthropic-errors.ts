@@ -1,0 +1,111 @@
+/**
+ * Anthropic API failures → the kernel's `ModelCallError`, and the retry advice that goes with
+ * them. Statuses and error types follow https://docs.anthropic.com/en/api/errors.
+ */
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { ModelCallError, type RetryAdvice } from '@baton/kernel';
+
+/** HTTP statuses worth retrying: timeout, conflict/lock, rate limit, server errors, 529 overloaded. */
+const RETRYABLE_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
+
+/** Status a mid-stream `error` event stands for (the stream itself was a 200). */
+const STREAM_ERROR_STATUS: Record<string, number> = {
+  overloaded_error: 529,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+};
+
+/** What the user should do, by status. */
+function advice(status: number | undefined): string {
+  switch (status) {
+    case 400:
+      return 'Fix the request (see the message above); retrying the same request will fail again.';
+    case 401:
+      return 'Check the API key (createAnthropicProvider({ apiKey }) or ANTHROPIC_API_KEY).';
+    case 403:
+      return 'The API key is not allowed to use this model or feature.';
+    case 404:
+      return 'Check the model name and the baseURL.';
+    case 413:
+      return 'The request is too large; shorten the input.';
+    case 429:
+      return 'Rate limited: retry after the delay the server asked for, or lower concurrency.';
+    case 529:
+      return 'Anthropic is overloaded: retry later.';
+    default:
+      return status !== undefined && status >= 500 ? 'Server error: retrying may succeed.' : '';
+  }
+}
+
+/**
+ * Milliseconds to wait before retrying, from `retry-after-ms` (milliseconds) or `retry-after`
+ * (seconds, or an HTTP date). `undefined` when neither header is present or parseable.
+ */
+export function parseRetryAfterMs(headers: { get(name: string): string | null } | undefined | null): number | undefined {
+  if (!headers || typeof headers.get !== 'function') return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const after = headers.get('retry-after');
+  if (after === null || after.trim() === '') return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(after);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - Date.now());
+}
+
+/**
+ * Turns an error thrown by the `@anthropic-ai/sdk` client (HTTP error, mid-stream `error`
+ * event, connection failure) into a `ModelCallError` with `statusCode`, `retryable`,
+ * `retryAfterMs` and `code` (the Anthropic error type, e.g. `'overloaded_error'`).
+ * 429, 529, 408/409 and 5xx are retryable; 400/401/403/404/413/422 are not; a connection
+ * failure before any output is retryable. An abort (`APIUserAbortError`) and errors that are
+ * not from the SDK are returned unchanged.
+ */
+export function toModelCallError(error: unknown): unknown {
+  if (ModelCallError.isInstance(error) || error instanceof APIUserAbortError) return error;
+  if (error instanceof APIConnectionError) {
+    return new ModelCallError(`Could not reach the Anthropic API: ${error.message}. Retrying may succeed; check baseURL and the network if it persists.`, {
+      retryable: true,
+      code: 'connection_error',
+      cause: error,
+    });
+  }
+  if (!(error instanceof APIError)) return error;
+  const type = error.type ?? undefined;
+  const status = error.status ?? (type ? STREAM_ERROR_STATUS[type] : undefined);
+  const retryable = status !== undefined ? RETRYABLE_STATUS.has(status) : false;
+  const where = error.status === undefined ? 'Anthropic stream error' : `Anthropic API error ${error.status}`;
+  const detail = (error.apiMessage ?? error.message).replace(/\.+$/, '');
+  const body = error.error as { request_id?: unknown } | undefined;
+  const requestId = error.requestID ?? (typeof body?.request_id === 'string' ? body.request_id : undefined);
+  const text = `${where}${type ? ` (${type})` : ''}: ${detail}${requestId ? ` [request ${requestId}]` : ''}. ${advice(status)}`.trim();
+  return new ModelCallError(text, {
+    statusCode: status,
+    retryable,
+    retryAfterMs: parseRetryAfterMs(error.headers),
+    code: type,
+    cause: error,
+  });
+}
+
+/**
+ * Retry advice for the kernel's retry policy: retry `ModelCallError`s marked retryable (waiting
+ * `retryAfterMs` when the server said so), never retry aborts or other errors. Raw SDK errors
+ * are classified as {@link toModelCallError} would. `undefined` for errors it does not know.
+ */
+export function anthropicRetryAdvice(error: unknown): RetryAdvice | undefined {
+  if (error instanceof APIUserAbortError) return { retry: false };
+  const mapped = toModelCallError(error);
+  if (ModelCallError.isInstance(mapped)) {
+    const e = mapped as ModelCallError;
+    return e.retryAfterMs !== undefined ? { retry: e.retryable, delayMs: e.retryAfterMs } : { retry: e.retryable };
+  }
+  return undefined;
+}

@@ -1,0 +1,140 @@
+/**
+ * `AnthropicMessagesModel`: the kernel `Model` v1 on the Anthropic Messages API, through the
+ * unmodified `@anthropic-ai/sdk` client (`client.messages.create`, `stream: true` for streaming).
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import {
+  addUsage,
+  emptyUsage,
+  type Item,
+  type Model,
+  ModelCallError,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+  type RetryAdvice,
+} from '@baton/kernel';
+import { anthropicRetryAdvice, toModelCallError } from './anthropic-errors.js';
+import { type AnthropicRequestOptions, buildAnthropicRequest } from './anthropic-request.js';
+import { type AnthropicStreamResult, anthropicStreamEvents } from './anthropic-stream.js';
+import { type AnthropicMessageLike, convertFromAnthropicOutput } from './convert-from-anthropic-output.js';
+import { ANTHROPIC_PROVIDER_ID } from './convert-to-anthropic-input.js';
+
+/** Options of {@link AnthropicMessagesModel}. */
+export interface AnthropicMessagesModelOptions extends AnthropicRequestOptions {
+  /**
+   * The client to call. Used unmodified; every call passes `maxRetries: 0` because the kernel
+   * owns retries. Default: `new Anthropic({ apiKey, baseURL, maxRetries: 0 })`.
+   */
+  client?: Anthropic;
+  /** API key for the default client (default: the SDK reads `ANTHROPIC_API_KEY`). */
+  apiKey?: string;
+  /** Base URL for the default client (default: the SDK's, `https://api.anthropic.com`). */
+  baseURL?: string;
+  /**
+   * How many times one `getResponse` / `getStreamedResponse` call continues a response that
+   * stopped with `pause_turn` (a long server-tool turn), by sending it back as is. The outputs
+   * and usage of all the calls are merged into one response. Default 3; 0 returns paused
+   * responses as they are.
+   */
+  maxPauseTurnContinuations?: number;
+}
+
+/**
+ * A `Model` (v1, provider id `'anthropic'`) for the Anthropic Messages API.
+ * See `buildAnthropicRequest` for the request mapping and `convertFromAnthropicOutput` for the
+ * response mapping. Errors from the API become `ModelCallError` (429/529/5xx retryable, with
+ * `retryAfterMs` from `retry-after-ms` / `retry-after`); an aborted call rejects with the
+ * signal's reason; `max_tokens` inside a tool call is a `ModelBehaviorError`.
+ */
+export class AnthropicMessagesModel implements Model {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = ANTHROPIC_PROVIDER_ID;
+  readonly modelId: string;
+  /** The SDK client this model calls. */
+  readonly client: Anthropic;
+  private readonly options: AnthropicMessagesModelOptions;
+
+  constructor(modelId: string, options: AnthropicMessagesModelOptions = {}) {
+    this.modelId = modelId;
+    this.options = options;
+    this.client = options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  }
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    const output: Item[] = [];
+    const usage = emptyUsage();
+    let last: ModelResponse | undefined;
+    for (let call = 0; ; call++) {
+      const body = this.body(request, output);
+      let message: AnthropicMessageLike;
+      try {
+        const params = body as unknown as MessageCreateParamsNonStreaming;
+        message = (await this.client.messages.create(params, { signal: request.signal, maxRetries: 0 })) as unknown as AnthropicMessageLike;
+      } catch (error) {
+        throw this.failure(error, request);
+      }
+      last = convertFromAnthropicOutput(message);
+      output.push(...last.output);
+      addUsage(usage, last.usage);
+      if (!this.continuePaused(message, call)) break;
+    }
+    return this.merged(output, usage, last);
+  }
+
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const output: Item[] = [];
+    const usage = emptyUsage();
+    let last: ModelResponse | undefined;
+    for (let call = 0; ; call++) {
+      const body = { ...this.body(request, output), stream: true } as unknown as MessageCreateParamsStreaming;
+      let done: AnthropicStreamResult | undefined;
+      try {
+        const stream = await this.client.messages.create(body, { signal: request.signal, maxRetries: 0 });
+        done = yield* anthropicStreamEvents(stream, { outputIndexBase: output.length, emitStarted: call === 0 });
+      } catch (error) {
+        throw this.failure(error, request);
+      }
+      if (!done) {
+        if (request.signal?.aborted) throw request.signal.reason;
+        throw new ModelCallError('The Anthropic stream ended before message_stop (connection dropped?). Retrying may succeed.', {
+          retryable: true,
+          code: 'stream_incomplete',
+        });
+      }
+      last = done.response;
+      output.push(...last.output);
+      addUsage(usage, last.usage);
+      if (!this.continuePaused(done.message, call)) break;
+    }
+    yield { type: 'response_done', response: this.merged(output, usage, last) };
+  }
+
+  /** See `anthropicRetryAdvice`: retryable `ModelCallError`s are retried after `retryAfterMs`. */
+  getRetryAdvice(error: unknown, _attempt: number): RetryAdvice | undefined {
+    return anthropicRetryAdvice(error);
+  }
+
+  /** The request body; after a `pause_turn`, the paused output is appended to the input. */
+  private body(request: ModelRequest, produced: Item[]) {
+    const input = produced.length === 0 ? request.input : [...request.input, ...produced];
+    return buildAnthropicRequest(this.modelId, { ...request, input }, this.options);
+  }
+
+  private continuePaused(message: AnthropicMessageLike, call: number): boolean {
+    return message.stop_reason === 'pause_turn' && call < (this.options.maxPauseTurnContinuations ?? 3);
+  }
+
+  private merged(output: Item[], usage: ModelResponse['usage'], last: ModelResponse | undefined): ModelResponse {
+    const response: ModelResponse = { output, usage };
+    if (last?.responseId) response.responseId = last.responseId;
+    if (last?.modelName) response.modelName = last.modelName;
+    return response;
+  }
+
+  private failure(error: unknown, request: ModelRequest): unknown {
+    if (request.signal?.aborted) return request.signal.reason ?? error;
+    return toModelCallError(error);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `ChatCompletionsModel`: the kernel's `Model` v1 over the Chat Completions API of any
+ * OpenAI-compatible endpoint, through the official `openai` client.
+ */
+
+import type {
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  RetryAdvice,
+} from '@baton/kernel';
+import type OpenAI from 'openai';
+import { getChatRetryAdvice, toModelCallError } from './chat-errors.js';
+import { convertChatStream } from './chat-stream.js';
+import { convertFromChatOutput } from './convert-from-chat-output.js';
+import { type ChatInputOptions, convertToChatInput } from './convert-to-chat-input.js';
+
+/** Options of {@link ChatCompletionsModel}. */
+export interface ChatCompletionsModelOptions {
+  /** An `openai` client pointed at the endpoint. Requests are sent with `maxRetries: 0` (the kernel retries). */
+  client: OpenAI;
+  /** Model name sent as `model`, e.g. `'gpt-4.1-mini'` or `'deepseek-chat'`. */
+  modelId: string;
+  /** Provider id: `Model.provider`, the `providerOptions` / `provider_data` key. Default `'chat'`. */
+  providerId?: string;
+  /** `'replay'` sends DeepSeek-style `reasoning_content` back on assistant messages. Default `'drop'`. */
+  reasoningContent?: 'drop' | 'replay';
+  /** `'native'` (default): `response_format` json_schema; `'instructions'`: schema in the system prompt. */
+  structuredOutput?: 'native' | 'instructions';
+}
+
+/**
+ * A Chat Completions model (`POST /chat/completions`), `Model` v1.
+ *
+ * - `getResponse` sends one non-streamed request and converts the `chat.completion` body.
+ * - `getStreamedResponse` sends `stream: true` with `stream_options: { include_usage: true }`
+ *   and yields kernel stream events ending with `response_done` (see `convertChatStream`).
+ * - Errors become `ModelCallError` (HTTP 408/409/429/5xx and connection failures before output
+ *   are retryable, with `retryAfterMs` from `retry-after-ms` / `retry-after`);
+ *   `getRetryAdvice` reports that to the kernel's retry policy.
+ *
+ * @throws UserError from both methods, before any request is sent, for hosted tools and other
+ *   Responses-only features (see `convertToChatInput`).
+ */
+export class ChatCompletionsModel implements Model {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider: string;
+  readonly modelId: string;
+  private readonly client: OpenAI;
+  private readonly inputOptions: ChatInputOptions;
+
+  constructor(options: ChatCompletionsModelOptions) {
+    this.client = options.client;
+    this.modelId = options.modelId;
+    this.provider = options.providerId ?? 'chat';
+    this.inputOptions = {
+      providerId: this.provider,
+      reasoningContent: options.reasoningContent ?? 'drop',
+      structuredOutput: options.structuredOutput ?? 'native',
+    };
+  }
+
+  /** Builds the request body this model would send for `request` (no network). */
+  buildRequestBody(request: ModelRequest): Record<string, unknown> {
+    return convertToChatInput(request, this.modelId, this.inputOptions);
+  }
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    const body = convertToChatInput(request, this.modelId, this.inputOptions);
+    let completion: unknown;
+    try {
+      completion = await this.client.chat.completions.create(
+        { ...body, stream: false },
+        { signal: request.signal, maxRetries: 0 },
+      );
+    } catch (error) {
+      request.signal?.throwIfAborted();
+      throw toModelCallError(error, { providerId: this.provider });
+    }
+    return convertFromChatOutput(completion, this.provider);
+  }
+
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const body = convertToChatInput(request, this.modelId, this.inputOptions);
+    let stream: AsyncIterable<unknown>;
+    try {
+      stream = await this.client.chat.completions.create(
+        {
+          ...body,
+          stream: true,
+          stream_options: { include_usage: true, ...(body.stream_options as object | undefined) },
+        },
+        { signal: request.signal, maxRetries: 0 },
+      );
+    } catch (error) {
+      request.signal?.throwIfAborted();
+      throw toModelCallError(error, { providerId: this.provider });
+    }
+    yield* convertChatStream(stream, { providerId: this.provider, signal: request.signal });
+  }
+
+  getRetryAdvice(error: unknown, attempt: number): RetryAdvice | undefined {
+    return getChatRetryAdvice(error, attempt, this.provider);
+  }
+}

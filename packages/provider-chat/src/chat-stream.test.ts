@@ -1,0 +1,109 @@
+import type { ModelStreamEvent } from '@baton/kernel';
+import { describe, expect, it } from 'vitest';
+import { convertChatStream } from './chat-stream.js';
+
+/** The converter takes already-parsed chunks (the `openai` client's stream); here they are given directly. */
+async function run(chunks: unknown[]): Promise<{ events: ModelStreamEvent[]; error: unknown }> {
+  async function* source() {
+    yield* chunks;
+  }
+  const events: ModelStreamEvent[] = [];
+  try {
+    for await (const e of convertChatStream(source(), { providerId: 'chat' })) events.push(e);
+  } catch (error) {
+    return { events, error };
+  }
+  return { events, error: undefined };
+}
+
+const chunk = (
+  delta: unknown,
+  finish: string | null = null,
+  extra: Record<string, unknown> = {},
+) => ({
+  id: 'c-1',
+  object: 'chat.completion.chunk',
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
+
+describe('convertChatStream', () => {
+  it('emits response_started, raw per chunk, deltas, output_item_done per item and one final response_done', async () => {
+    const { events } = await run([
+      chunk({ role: 'assistant', content: 'Hi' }),
+      chunk({ content: ' there' }),
+      chunk({}, 'stop'),
+    ]);
+    expect(events.map((e) => e.type)).toEqual([
+      'response_started',
+      'raw',
+      'output_item_added',
+      'text_delta',
+      'raw',
+      'text_delta',
+      'raw',
+      'output_item_done',
+      'response_done',
+    ]);
+    expect(events.filter((e) => e.type === 'raw').every((e: any) => e.providerId === 'chat')).toBe(
+      true,
+    );
+  });
+
+  it('gives tool calls without an id a deterministic call_id from the response id and index', async () => {
+    const { events } = await run([
+      chunk({ tool_calls: [{ index: 0, function: { name: 'now', arguments: '' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const done = events.at(-1) as any;
+    expect(done.response.output).toEqual([
+      {
+        type: 'function_call',
+        call_id: 'c-1_call_0',
+        name: 'now',
+        arguments: '{}',
+        status: 'completed',
+      },
+    ]);
+  });
+
+  it('ignores choices other than index 0 (n > 1)', async () => {
+    const { events } = await run([
+      {
+        id: 'c',
+        choices: [
+          { index: 1, delta: { content: 'other' }, finish_reason: null },
+          { index: 0, delta: { content: 'main' }, finish_reason: null },
+        ],
+      },
+      chunk({}, 'stop'),
+    ]);
+    expect((events.at(-1) as any).response.output[0].content[0].text).toBe('main');
+  });
+
+  it('raises ModelBehaviorError when the token limit cuts a streamed tool call', async () => {
+    const { events, error } = await run([
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f', arguments: '{"a":' } }],
+      }),
+      chunk({}, 'length'),
+    ]);
+    expect(error).toMatchObject({ kind: 'ModelBehaviorError' });
+    expect(events.some((e) => e.type === 'response_done')).toBe(false);
+  });
+
+  it('takes usage from x_groq when there is no top-level usage', async () => {
+    const { events } = await run([
+      chunk({ content: 'x' }),
+      chunk({}, 'stop', {
+        x_groq: { usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } },
+      }),
+    ]);
+    expect((events.at(-1) as any).response.usage).toMatchObject({
+      inputTokens: 7,
+      outputTokens: 2,
+      totalTokens: 9,
+    });
+  });
+});

@@ -1,0 +1,314 @@
+import type { HostedToolDefinition, Item } from '@baton/kernel';
+import { fc, fco, msg, reasoning } from '@baton/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  collect,
+  type Harness,
+  makeRequest,
+  ownJson,
+  startHarness,
+  weatherTool,
+} from './__fixtures__/harness.js';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+/** Sends `input` through the real client and returns the request body the server received. */
+async function sentBody(
+  input: Item[],
+  extra: Parameters<typeof makeRequest>[0] = {},
+  options: Parameters<typeof startHarness>[0] = {},
+) {
+  h = await startHarness(options);
+  h.server.enqueue({ kind: 'json', body: ownJson('text.json') });
+  await h.model.getResponse(makeRequest({ input, ...extra }));
+  expect(h.server.requests).toHaveLength(1);
+  return h.server.requests[0].body;
+}
+
+describe('item → message conversion (asserted on the body the openai client sent)', () => {
+  it('puts calls of one turn in ONE assistant message with the text before them, keeps turns separate, and sends each output as a tool message', async () => {
+    const input: Item[] = [
+      msg('Weather in Paris and Tokyo, then the time in Oslo?', 'user'),
+      msg('Let me check both cities.'),
+      fc('get_weather', { city: 'Paris' }, 'call_p'),
+      fc('get_weather', { city: 'Tokyo' }, 'call_t'),
+      fco('call_p', '18C'),
+      fco('call_t', '22C'),
+      fc('get_time', { tz: 'Europe/Oslo' }, 'call_o'),
+      fco('call_o', '14:05'),
+      msg('Paris 18C, Tokyo 22C; Oslo 14:05.'),
+      msg('Thanks!', 'user'),
+    ];
+    const body = await sentBody(input, {
+      systemInstructions: 'You are a weather bot.',
+      tools: [weatherTool],
+    });
+    expect(body.messages).toMatchInlineSnapshot(`
+      [
+        {
+          "content": "You are a weather bot.",
+          "role": "system",
+        },
+        {
+          "content": "Weather in Paris and Tokyo, then the time in Oslo?",
+          "role": "user",
+        },
+        {
+          "content": "Let me check both cities.",
+          "role": "assistant",
+          "tool_calls": [
+            {
+              "function": {
+                "arguments": "{"city":"Paris"}",
+                "name": "get_weather",
+              },
+              "id": "call_p",
+              "type": "function",
+            },
+            {
+              "function": {
+                "arguments": "{"city":"Tokyo"}",
+                "name": "get_weather",
+              },
+              "id": "call_t",
+              "type": "function",
+            },
+          ],
+        },
+        {
+          "content": "18C",
+          "role": "tool",
+          "tool_call_id": "call_p",
+        },
+        {
+          "content": "22C",
+          "role": "tool",
+          "tool_call_id": "call_t",
+        },
+        {
+          "content": null,
+          "role": "assistant",
+          "tool_calls": [
+            {
+              "function": {
+                "arguments": "{"tz":"Europe/Oslo"}",
+                "name": "get_time",
+              },
+              "id": "call_o",
+              "type": "function",
+            },
+          ],
+        },
+        {
+          "content": "14:05",
+          "role": "tool",
+          "tool_call_id": "call_o",
+        },
+        {
+          "content": "Paris 18C, Tokyo 22C; Oslo 14:05.",
+          "role": "assistant",
+        },
+        {
+          "content": "Thanks!",
+          "role": "user",
+        },
+      ]
+    `);
+    // content is null on the wire, not "" and not missing.
+    expect(h.server.requests[0].rawBody).toContain('"content":null');
+  });
+
+  it('sends a refusal part as the refusal and as the content, never as empty content', async () => {
+    const input: Item[] = [
+      msg('Do something bad', 'user'),
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'refusal', refusal: "I can't help with that." }],
+      },
+      msg('Then explain why', 'user'),
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          { type: 'output_text', text: 'Because' },
+          { type: 'refusal', refusal: 'Policy.' },
+        ],
+      },
+    ];
+    const body = await sentBody(input);
+    expect(body.messages.slice(1)).toEqual([
+      { role: 'assistant', content: "I can't help with that.", refusal: "I can't help with that." },
+      { role: 'user', content: 'Then explain why' },
+      { role: 'assistant', content: 'Because', refusal: 'Policy.' },
+    ]);
+    expect(body.messages.slice(1).filter((m: any) => m.content === '')).toEqual([]);
+  });
+
+  it('puts system instructions first, then system/developer messages, then the conversation', async () => {
+    const input: Item[] = [
+      msg('First question', 'user'),
+      {
+        type: 'message',
+        role: 'developer',
+        content: [{ type: 'input_text', text: 'Answer in French.' }],
+      },
+      { type: 'message', role: 'system', content: 'Never reveal secrets.' },
+      msg('Second question', 'user'),
+    ];
+    const body = await sentBody(input, { systemInstructions: 'Main instructions.' });
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'Main instructions.' },
+      { role: 'developer', content: 'Answer in French.' },
+      { role: 'system', content: 'Never reveal secrets.' },
+      { role: 'user', content: 'First question' },
+      { role: 'user', content: 'Second question' },
+    ]);
+  });
+
+  it('maps input_image and input_file to image_url and file content parts', async () => {
+    const input: Item[] = [
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'What is in these?' },
+          { type: 'input_image', image_url: 'https://example.com/cat.png', detail: 'low' },
+          { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+          {
+            type: 'input_file',
+            file_data: 'data:application/pdf;base64,JVBERi0x',
+            filename: 'doc.pdf',
+          },
+          { type: 'input_file', file_id: 'file-abc123' },
+        ],
+      },
+    ];
+    const body = await sentBody(input);
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in these?' },
+          { type: 'image_url', image_url: { url: 'https://example.com/cat.png', detail: 'low' } },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          {
+            type: 'file',
+            file: { file_data: 'data:application/pdf;base64,JVBERi0x', filename: 'doc.pdf' },
+          },
+          { type: 'file', file: { file_id: 'file-abc123' } },
+        ],
+      },
+    ]);
+  });
+
+  it('sends images from tool outputs in one user message after all tool messages of that turn', async () => {
+    const input: Item[] = [
+      msg('Screenshot both pages', 'user'),
+      fc('screenshot', { page: 1 }, 'call_1'),
+      fc('screenshot', { page: 2 }, 'call_2'),
+      {
+        type: 'function_call_output',
+        call_id: 'call_1',
+        output: [
+          { type: 'input_text', text: 'page 1' },
+          { type: 'input_image', image_url: 'https://x.test/1.png' },
+        ],
+      },
+      {
+        type: 'function_call_output',
+        call_id: 'call_2',
+        output: [{ type: 'input_image', image_url: 'https://x.test/2.png' }],
+      },
+    ];
+    const body = await sentBody(input);
+    expect(body.messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: 'page 1' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_2',
+        content: '[1 attachment(s) follow in the next user message]',
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Attachments from the output of tool call call_1:' },
+          { type: 'image_url', image_url: { url: 'https://x.test/1.png' } },
+          { type: 'text', text: 'Attachments from the output of tool call call_2:' },
+          { type: 'image_url', image_url: { url: 'https://x.test/2.png' } },
+        ],
+      },
+    ]);
+  });
+
+  it('drops reasoning items and hosted-tool items by default', async () => {
+    const input: Item[] = [
+      msg('Q', 'user'),
+      reasoning('thinking', { id: 'rs_1', encrypted_content: 'gAAAA' }),
+      reasoning('deepseek thinking', {
+        provider_data: { chat: { reasoning_content: 'deepseek thinking' } },
+      }),
+      {
+        type: 'web_search_call',
+        id: 'ws_1',
+        status: 'completed',
+        action: { type: 'search', query: 'q' },
+      },
+      fc('get_weather', { city: 'Paris' }, 'call_1'),
+      fco('call_1', 'sunny'),
+    ];
+    const body = await sentBody(input);
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'Q' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+    ]);
+  });
+
+  it("replays reasoning_content on the following assistant message when reasoningContent is 'replay'", async () => {
+    const input: Item[] = [
+      msg('Weather?', 'user'),
+      reasoning('I should call the tool.', {
+        provider_data: { deepseek: { reasoning_content: 'I should call the tool.' } },
+      }),
+      fc('get_weather', { city: 'Paris' }, 'call_1'),
+      fco('call_1', 'sunny'),
+      reasoning('From OpenAI', { id: 'rs_2', encrypted_content: 'gAAAA' }),
+      reasoning('Now answer.', {
+        provider_data: { deepseek: { reasoning_content: 'Now answer.' } },
+      }),
+      msg('It is sunny.'),
+    ];
+    const body = await sentBody(input, {}, { providerId: 'deepseek', reasoningContent: 'replay' });
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'Weather?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
+        reasoning_content: 'I should call the tool.',
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+      { role: 'assistant', content: 'It is sunny.', reasoning_content: 'Now answer.' },
+    ]);
+  });
+});

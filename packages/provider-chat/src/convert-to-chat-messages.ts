@@ -1,0 +1,251 @@
+/**
+ * Kernel items (OpenAI Responses item shapes) → Chat Completions `messages`.
+ *
+ * Rules (source: OpenAI Chat Completions API reference, `messages`):
+ * - system/developer messages go first, after the request's system instructions;
+ * - an assistant message followed by function calls of the same turn becomes ONE assistant
+ *   message with `content` (the text, or `null` — never `""`) and `tool_calls`;
+ * - each `function_call_output` becomes a `tool` message with its `tool_call_id`; images or
+ *   files in a tool output follow the tool messages of that turn as one `user` message
+ *   (Chat Completions tool messages take text only);
+ * - `input_image` → `image_url` part, `input_file` → `file` part;
+ * - a `refusal` part is sent as the assistant message's `refusal` and, when there is no text,
+ *   as its content, so the model still sees what it said;
+ * - reasoning items are dropped, except `provider_data[providerId].reasoning_content`, which is
+ *   replayed on the next assistant message when `reasoningContent` is `'replay'` (DeepSeek);
+ * - hosted-tool items and other Responses-only items are dropped (Chat Completions cannot
+ *   represent them).
+ */
+
+import { type ContentPart, type Item, type MessageItem, UserError } from '@baton/kernel';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from 'openai/resources/chat/completions';
+
+/** How items are converted; see {@link convertToChatMessages}. */
+export interface ChatMessageOptions {
+  /** Provider id: the `provider_data` key read for `reasoning_content` and used in error messages. */
+  providerId: string;
+  /** `'replay'` sends `reasoning_content` back on assistant messages (DeepSeek); default drop. */
+  reasoningContent?: 'drop' | 'replay';
+}
+
+interface AssistantDraft {
+  text?: string;
+  refusal?: string;
+  toolCalls: ChatCompletionMessageToolCall[];
+  reasoningContent?: string;
+}
+
+/**
+ * Converts kernel items to Chat Completions messages. `systemInstructions` (when given) becomes
+ * the first `system` message.
+ * @throws UserError for content Chat Completions cannot carry (an image given only by
+ *   `file_id`, a file given only by `file_url`, images in a system message).
+ */
+export function convertToChatMessages(
+  items: readonly Item[],
+  systemInstructions: string | undefined,
+  options: ChatMessageOptions,
+): ChatCompletionMessageParam[] {
+  const head: ChatCompletionMessageParam[] = [];
+  const body: ChatCompletionMessageParam[] = [];
+  if (systemInstructions) head.push({ role: 'system', content: systemInstructions });
+  let draft: AssistantDraft | undefined;
+  let pendingReasoning: string | undefined;
+  let media: { callId: string; parts: ChatCompletionContentPart[] }[] = [];
+
+  const flushAssistant = () => {
+    if (draft) {
+      const message = finishAssistant(draft);
+      if (message) body.push(message);
+      draft = undefined;
+    }
+  };
+  const flushMedia = () => {
+    if (media.length === 0) return;
+    const content: ChatCompletionContentPart[] = [];
+    for (const m of media)
+      content.push(
+        { type: 'text', text: `Attachments from the output of tool call ${m.callId}:` },
+        ...m.parts,
+      );
+    body.push({ role: 'user', content });
+    media = [];
+  };
+  const startDraft = (): AssistantDraft => {
+    const next: AssistantDraft = { toolCalls: [], reasoningContent: pendingReasoning };
+    pendingReasoning = undefined;
+    return next;
+  };
+
+  for (const item of items) {
+    switch (item.type) {
+      case 'message': {
+        const message = item as MessageItem;
+        if (message.role === 'system' || message.role === 'developer') {
+          head.push({ role: message.role, content: textOnly(message, options.providerId) });
+        } else if (message.role === 'user') {
+          flushAssistant();
+          flushMedia();
+          pendingReasoning = undefined;
+          body.push({ role: 'user', content: userContent(message.content, options.providerId) });
+        } else {
+          flushMedia();
+          flushAssistant();
+          draft = startDraft();
+          const { text, refusal } = assistantText(message.content);
+          draft.text = text;
+          draft.refusal = refusal;
+        }
+        break;
+      }
+      case 'function_call': {
+        flushMedia();
+        draft ??= startDraft();
+        draft.toolCalls.push({
+          id: item.call_id,
+          type: 'function',
+          function: { name: item.name, arguments: item.arguments },
+        });
+        break;
+      }
+      case 'function_call_output': {
+        flushAssistant();
+        const { text, parts } = toolOutput(item.output, options.providerId);
+        body.push({
+          role: 'tool',
+          tool_call_id: item.call_id,
+          content:
+            parts.length > 0 && text === ''
+              ? `[${parts.length} attachment(s) follow in the next user message]`
+              : text,
+        });
+        if (parts.length > 0) media.push({ callId: item.call_id, parts });
+        break;
+      }
+      case 'reasoning': {
+        if (options.reasoningContent !== 'replay') break;
+        const data = item.provider_data?.[options.providerId] as
+          | { reasoning_content?: unknown }
+          | undefined;
+        if (typeof data?.reasoning_content === 'string') {
+          flushAssistant();
+          pendingReasoning = data.reasoning_content;
+        }
+        break;
+      }
+      default:
+        // Hosted-tool items, compaction, item references: Chat Completions cannot represent them.
+        break;
+    }
+  }
+  flushAssistant();
+  flushMedia();
+  return [...head, ...body];
+}
+
+function finishAssistant(draft: AssistantDraft): ChatCompletionMessageParam | undefined {
+  const hasText = draft.text !== undefined && draft.text !== '';
+  if (!hasText && draft.refusal === undefined && draft.toolCalls.length === 0) return undefined;
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: hasText ? draft.text : draft.toolCalls.length === 0 ? (draft.refusal ?? null) : null,
+  };
+  if (draft.refusal !== undefined) message.refusal = draft.refusal;
+  if (draft.toolCalls.length > 0) message.tool_calls = draft.toolCalls;
+  if (draft.reasoningContent !== undefined) message.reasoning_content = draft.reasoningContent;
+  return message as unknown as ChatCompletionMessageParam;
+}
+
+function assistantText(content: MessageItem['content']): { text?: string; refusal?: string } {
+  if (typeof content === 'string') return { text: content };
+  let text: string | undefined;
+  let refusal: string | undefined;
+  for (const part of content) {
+    if (part.type === 'output_text' || part.type === 'input_text') text = (text ?? '') + part.text;
+    else if (part.type === 'refusal') refusal = (refusal ?? '') + part.refusal;
+  }
+  return { text, refusal };
+}
+
+function textOnly(message: MessageItem, providerId: string): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content
+    .map((part) => {
+      if (part.type === 'input_text' || part.type === 'output_text') return part.text;
+      if (part.type === 'refusal') return part.refusal;
+      throw new UserError(
+        `A ${message.role} message holds an "${part.type}" part, which Chat Completions (provider "${providerId}") does not accept in ${message.role} messages. Move it to a user message.`,
+      );
+    })
+    .join('\n');
+}
+
+function userContent(
+  content: MessageItem['content'],
+  providerId: string,
+): string | ChatCompletionContentPart[] {
+  if (typeof content === 'string') return content;
+  const parts = content.map((p) => toChatPart(p, providerId));
+  // Text-only lists become one string: many OpenAI-compatible servers accept only string content.
+  if (parts.every((p) => p.type === 'text'))
+    return parts.map((p) => (p as { text: string }).text).join('\n');
+  return parts;
+}
+
+function toolOutput(
+  output: string | ContentPart[],
+  providerId: string,
+): { text: string; parts: ChatCompletionContentPart[] } {
+  if (typeof output === 'string') return { text: output, parts: [] };
+  const texts: string[] = [];
+  const parts: ChatCompletionContentPart[] = [];
+  for (const part of output) {
+    const converted = toChatPart(part, providerId);
+    if (converted.type === 'text') texts.push(converted.text);
+    else parts.push(converted);
+  }
+  return { text: texts.join('\n'), parts };
+}
+
+function toChatPart(part: ContentPart, providerId: string): ChatCompletionContentPart {
+  switch (part.type) {
+    case 'input_text':
+    case 'output_text':
+      return { type: 'text', text: part.text };
+    case 'refusal':
+      return { type: 'text', text: part.refusal };
+    case 'input_image': {
+      if (!part.image_url) {
+        throw new UserError(
+          `An input_image given only by file_id cannot be sent to Chat Completions (provider "${providerId}"): image_url parts need an http(s) or data: URL. Pass image_url instead.`,
+        );
+      }
+      return {
+        type: 'image_url',
+        image_url: part.detail
+          ? { url: part.image_url, detail: part.detail }
+          : { url: part.image_url },
+      };
+    }
+    case 'input_file': {
+      if (!part.file_data && !part.file_id) {
+        throw new UserError(
+          `An input_file given only by file_url cannot be sent to Chat Completions (provider "${providerId}"): file parts take file_data (base64 data: URL) or file_id. Download the file and pass file_data.`,
+        );
+      }
+      const file: { file_data?: string; file_id?: string; filename?: string } = {};
+      if (part.file_data) file.file_data = part.file_data;
+      if (part.file_id) file.file_id = part.file_id;
+      if (part.filename) file.filename = part.filename;
+      return { type: 'file', file };
+    }
+    default:
+      throw new UserError(
+        `Unknown content part type "${(part as { type?: unknown }).type}" for Chat Completions (provider "${providerId}").`,
+      );
+  }
+}

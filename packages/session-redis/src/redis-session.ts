@@ -1,0 +1,238 @@
+/**
+ * `RedisSession`: a `Session` (v1) stored in Redis, shared by every process that can reach it.
+ */
+import type { Item, Session } from '@baton/kernel';
+import { SessionError, UserError } from '@baton/kernel';
+import type { ChainableCommander, Cluster, Redis, RedisOptions } from 'ioredis';
+import {
+  createOwnedClient,
+  ownedClientOptions,
+  type RedisLikeClient,
+  toSessionError,
+  waitUntilReady,
+} from './redis-connection.js';
+import { decodeEntry, encodeEntry } from './redis-entry.js';
+
+/** Options of {@link RedisSession}. */
+export interface RedisSessionOptions {
+  /** The conversation's id (non-empty). Used inside a `{…}` hash tag, so both keys share a cluster slot. */
+  sessionId: string;
+  /**
+   * An ioredis client (`Redis` or `Cluster`), owned by the caller: `close()` leaves it open. With
+   * ioredis defaults a command waits while Redis is down (offline queue, 20 retries): pass
+   * `enableOfflineQueue: false` and `maxRetriesPerRequest: 0` (or a small number) to make session
+   * calls fail fast with `SessionError`. A client `keyPrefix` is applied before `keyPrefix` below.
+   */
+  client: Redis | Cluster;
+  /** Prefix of this session's keys; default `'baton:session:'`. Keys: `<keyPrefix>{<sessionId>}:items` and `:meta`. */
+  keyPrefix?: string;
+  /** When set, both keys expire this many seconds after the last write (`addItems`, `popItem`). */
+  ttlSeconds?: number;
+  /** How many newest items `getItems()` returns when called without a limit; default all. */
+  limit?: number;
+}
+
+/** Options of {@link RedisSession.fromUrl}. */
+export interface RedisSessionFromUrlOptions extends Omit<RedisSessionOptions, 'client'> {
+  /** How long (ms) an operation waits for a (re)connection before failing; default 2000. */
+  connectTimeoutMs?: number;
+  /**
+   * ioredis options merged over the defaults of an owned client: `lazyConnect: true`,
+   * `enableOfflineQueue: false`, `maxRetriesPerRequest: 0`, `connectTimeout: connectTimeoutMs`,
+   * `retryStrategy` reconnecting every ≤ 500 ms. While Redis is down, a call fails at
+   * the next failed reconnect attempt (≤ 500 ms) or after `connectTimeoutMs`.
+   */
+  redisOptions?: RedisOptions;
+}
+
+/** The metadata hash of a session. Times are Unix epoch milliseconds. */
+export interface RedisSessionMetadata {
+  createdAtMs: number;
+  updatedAtMs: number;
+  itemCount: number;
+}
+
+/** Pops the newest entry and updates the meta hash atomically; returns `{entry, newLength}` or `{}`. */
+const POP_SCRIPT = `
+local v = redis.call('RPOP', KEYS[1])
+if not v then return {} end
+redis.call('HINCRBY', KEYS[2], 'item_count', -1)
+redis.call('HSET', KEYS[2], 'updated_at_ms', ARGV[1])
+if tonumber(ARGV[2]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return {v, redis.call('LLEN', KEYS[1])}
+`;
+
+/**
+ * A `Session` in Redis: one list of entries (`{"v":1,"item":…}`, OpenAI Responses API items) at
+ * `<keyPrefix>{<sessionId>}:items` and a hash `<keyPrefix>{<sessionId>}:meta` with
+ * `created_at_ms`, `updated_at_ms` and `item_count`.
+ *
+ * - `addItems` is one `MULTI` (RPUSH + meta + TTL): concurrent writers never interleave one
+ *   call's items, and a failed call writes nothing.
+ * - `getItems(limit)` reads `LRANGE -limit -1`; `popItem` is an atomic `RPOP` script;
+ *   `clearSession` deletes both keys. Works on Redis Cluster (hash tags) and with client prefixes.
+ *
+ * @throws UserError from the constructor for an empty `sessionId` or a bad `ttlSeconds`/`limit`.
+ * @throws SessionError from every method when Redis fails or is unreachable (`operation`, and
+ *   `key` = the full list key), or when an entry is corrupt or newer (the message names its index).
+ */
+export class RedisSession implements Session {
+  readonly sessionId: string;
+  /** The list key, without the client's own `keyPrefix`. */
+  readonly itemsKey: string;
+  /** The metadata hash key, without the client's own `keyPrefix`. */
+  readonly metaKey: string;
+  private readonly client: Redis;
+  private readonly ttlMs: number;
+  private readonly limit?: number;
+  /** Set by `fromUrl`: the session owns its client. */
+  private owned?: { connectTimeoutMs: number; lastError: () => Error | undefined };
+
+  constructor(options: RedisSessionOptions) {
+    if (typeof options.sessionId !== 'string' || options.sessionId === '') {
+      throw new UserError('RedisSession needs a non-empty `sessionId` string.');
+    }
+    if (!options.client) throw new UserError('RedisSession needs an ioredis `client` (or use RedisSession.fromUrl).');
+    const ttl = options.ttlSeconds;
+    if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0)) {
+      throw new UserError(`RedisSession ttlSeconds must be a positive number of seconds, got ${String(ttl)}.`);
+    }
+    if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 0)) {
+      throw new UserError(`RedisSession limit must be a non-negative integer, got ${String(options.limit)}.`);
+    }
+    this.sessionId = options.sessionId;
+    const base = `${options.keyPrefix ?? 'baton:session:'}{${options.sessionId}}`;
+    this.itemsKey = `${base}:items`;
+    this.metaKey = `${base}:meta`;
+    this.client = options.client as Redis;
+    this.ttlMs = ttl === undefined ? 0 : Math.max(1, Math.round(ttl * 1000));
+    this.limit = options.limit;
+  }
+
+  /**
+   * A session with its own ioredis client for `url` (`redis://[user:pass@]host:port[/db]`),
+   * configured to fail fast while Redis is down and to reconnect in the background; `close()`
+   * closes it. Connects on the first operation.
+   */
+  static fromUrl(url: string, options: RedisSessionFromUrlOptions): RedisSession {
+    const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+    const { client, lastError } = createOwnedClient(url, ownedClientOptions(connectTimeoutMs, options.redisOptions));
+    const session = new RedisSession({ ...options, client });
+    session.owned = { connectTimeoutMs, lastError };
+    return session;
+  }
+
+  /** The newest `limit` items (default: the constructor's `limit`, else all), oldest first. */
+  async getItems(limit: number | undefined = this.limit): Promise<Item[]> {
+    if (limit !== undefined && limit <= 0) return [];
+    return this.call('getItems', async () => {
+      let raws: string[];
+      let first = 0;
+      if (limit === undefined) raws = await this.client.lrange(this.itemsKey, 0, -1);
+      else {
+        const [length, slice] = await this.exec(
+          'getItems',
+          this.client.multi().llen(this.itemsKey).lrange(this.itemsKey, -Math.floor(limit), -1),
+        );
+        raws = slice as string[];
+        first = (length as number) - raws.length;
+      }
+      const ctx = { operation: 'getItems', key: this.fullKey };
+      return raws.map((raw, i) => decodeEntry(raw, first + i, ctx));
+    });
+  }
+
+  /** Appends `items` in one `MULTI`: all or nothing, never interleaved; refreshes the TTL. */
+  async addItems(items: Item[]): Promise<void> {
+    if (items.length === 0) return;
+    const ctx = { operation: 'addItems', key: this.fullKey };
+    const entries = items.map((item) => encodeEntry(item, ctx));
+    await this.call('addItems', async () => {
+      const now = Date.now();
+      const tx = this.client
+        .multi()
+        .rpush(this.itemsKey, ...entries)
+        .hsetnx(this.metaKey, 'created_at_ms', now)
+        .hset(this.metaKey, 'updated_at_ms', now)
+        .hincrby(this.metaKey, 'item_count', items.length);
+      if (this.ttlMs > 0) tx.pexpire(this.itemsKey, this.ttlMs).pexpire(this.metaKey, this.ttlMs);
+      await this.exec('addItems', tx);
+    });
+  }
+
+  /**
+   * Removes and returns the newest item (`undefined` when empty); refreshes the TTL. A corrupt
+   * newest entry is removed too and reported as `SessionError` with its index.
+   */
+  async popItem(): Promise<Item | undefined> {
+    return this.call('popItem', async () => {
+      const reply = (await this.client.eval(POP_SCRIPT, 2, this.itemsKey, this.metaKey, Date.now(), this.ttlMs)) as
+        | [string, number]
+        | [];
+      if (reply.length === 0) return undefined;
+      return decodeEntry(reply[0], reply[1], { operation: 'popItem', key: this.fullKey });
+    });
+  }
+
+  /** Deletes the list and the metadata hash. */
+  async clearSession(): Promise<void> {
+    await this.call('clearSession', () => this.client.del(this.itemsKey, this.metaKey));
+  }
+
+  /** The metadata hash, or `undefined` when the session has never been written (or expired). */
+  async getMetadata(): Promise<RedisSessionMetadata | undefined> {
+    return this.call('getMetadata', async () => {
+      const hash = (await this.client.hgetall(this.metaKey)) as Record<string, string>;
+      if (!hash || Object.keys(hash).length === 0) return undefined;
+      return {
+        createdAtMs: Number(hash.created_at_ms),
+        updatedAtMs: Number(hash.updated_at_ms),
+        itemCount: Number(hash.item_count),
+      };
+    });
+  }
+
+  /** Closes the client if `fromUrl` created it; a no-op for a caller's client and when called again. */
+  async close(): Promise<void> {
+    if (!this.owned || this.client.status === 'end') return;
+    if (this.client.status === 'ready') {
+      await this.client.quit().catch(() => this.client.disconnect());
+    } else this.client.disconnect();
+  }
+
+  /** The list key as Redis sees it (with the client's `keyPrefix`), for error messages. */
+  private get fullKey(): string {
+    return `${(this.client as unknown as RedisLikeClient).options.keyPrefix ?? ''}${this.itemsKey}`;
+  }
+
+  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    const client = this.client as unknown as RedisLikeClient;
+    if (this.owned) {
+      await waitUntilReady(this.client, this.owned.connectTimeoutMs, {
+        operation,
+        key: this.fullKey,
+        lastError: this.owned.lastError,
+      });
+    }
+    try {
+      return await fn();
+    } catch (error) {
+      throw toSessionError(error, operation, this.fullKey, client);
+    }
+  }
+
+  private async exec(operation: string, tx: ChainableCommander): Promise<unknown[]> {
+    const results = await tx.exec();
+    if (!results) {
+      throw new SessionError(`Redis ${operation} transaction on "${this.fullKey}" was aborted; retry it.`, {
+        operation,
+        key: this.fullKey,
+      });
+    }
+    for (const [error] of results) if (error) throw error;
+    return results.map(([, value]) => value);
+  }
+}
