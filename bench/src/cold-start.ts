@@ -16,7 +16,8 @@ import type { Row } from './rows.js';
 import type { RuntimeId } from './types.js';
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
-const REQUIRE_BANNER = "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
+const REQUIRE_BANNER =
+  "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);";
 
 /** What `import()` loads for each runtime (the package's main entry). */
 export const ENTRIES: Record<RuntimeId, string> = {
@@ -27,18 +28,28 @@ export const ENTRIES: Record<RuntimeId, string> = {
 
 function spawnMs(code: string): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['-e', code], { cwd: BENCH_DIR, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(process.execPath, ['-e', code], {
+    cwd: BENCH_DIR,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`S9: node -e ${code} failed: ${String(r.stderr).slice(-600)}`);
+  if (r.status !== 0)
+    throw new Error(`S9: node -e ${code} failed: ${String(r.stderr).slice(-600)}`);
   return ms;
 }
 
-const importCode = (spec: string) => `import(${JSON.stringify(spec)}).catch((e)=>{console.error(e);process.exit(1)})`;
+const importCode = (spec: string) =>
+  `import(${JSON.stringify(spec)}).catch((e)=>{console.error(e);process.exit(1)})`;
 
 /** Import time in ms above `node -e 0`, per runtime. */
-async function importTimes(ids: RuntimeId[], spawns: number): Promise<Partial<Record<RuntimeId, Stats>>> {
+async function importTimes(
+  ids: RuntimeId[],
+  spawns: number,
+): Promise<Partial<Record<RuntimeId, Stats>>> {
   const keys = ['none', ...ids];
-  const m = await collect(keys, spawns, async (k) => [spawnMs(k === 'none' ? '0' : importCode(ENTRIES[k as RuntimeId]))]);
+  const m = await collect(keys, spawns, async (k) => [
+    spawnMs(k === 'none' ? '0' : importCode(ENTRIES[k as RuntimeId])),
+  ]);
   const out: Partial<Record<RuntimeId, Stats>> = {};
   for (const id of ids) out[id] = derive(m[id][0], m.none[0], (a, b) => a - b);
   return out;
@@ -65,7 +76,10 @@ async function bundleSizes(ids: RuntimeId[]): Promise<Partial<Record<RuntimeId, 
       const code = r.outputFiles[0].contents;
       const file = join(dir, `${id}.mjs`);
       writeFileSync(file, code);
-      const run = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: '' } });
+      const run = spawnSync(process.execPath, [file], {
+        encoding: 'utf8',
+        env: { ...process.env, OPENAI_API_KEY: '' },
+      });
       if (run.status !== 0 || run.stdout.trim() !== 'done') {
         const why = `${run.stdout} ${run.stderr}`.trim().slice(-600);
         throw new Error(`S9: the ${id} bundle did not print "done": …${why}`);
@@ -79,15 +93,30 @@ async function bundleSizes(ids: RuntimeId[]): Promise<Partial<Record<RuntimeId, 
 }
 
 /** S9 rows. */
-export async function s9(ids: RuntimeId[], spawns: number): Promise<{ rows: Row[]; nodeBaselineMs: number }> {
+export async function s9(
+  ids: RuntimeId[],
+  spawns: number,
+): Promise<{ rows: Row[]; nodeBaselineMs: number }> {
   const baseline = stats(Array.from({ length: Math.min(spawns, 5) }, () => spawnMs('0')));
   const imports = await importTimes(ids, spawns);
   const bundles = await bundleSizes(ids);
   return {
     nodeBaselineMs: baseline.median,
     rows: [
-      { id: 's9.import', scenario: 'S9', label: 'import of the main entry, above `node -e 0`', unit: 'ms', values: imports },
-      { id: 's9.bundle', scenario: 'S9', label: 'minified bundle, Agent + run + one tool', unit: 'KB', values: bundles },
+      {
+        id: 's9.import',
+        scenario: 'S9',
+        label: 'import of the main entry, above `node -e 0`',
+        unit: 'ms',
+        values: imports,
+      },
+      {
+        id: 's9.bundle',
+        scenario: 'S9',
+        label: 'minified bundle, Agent + run + one tool',
+        unit: 'KB',
+        values: bundles,
+      },
     ],
   };
 }

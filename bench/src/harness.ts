@@ -75,7 +75,10 @@ async function warmUp(fn: () => unknown, opts: MeasureOptions): Promise<number> 
  * Times each contestant's `fn` (µs per call): warm-up and batch calibration per contestant,
  * then `rounds` interleaved samples, alternating the order every round.
  */
-export async function measure(contestants: Contestant[], opts: MeasureOptions): Promise<Record<string, Stats>> {
+export async function measure(
+  contestants: Contestant[],
+  opts: MeasureOptions,
+): Promise<Record<string, Stats>> {
   const iterations = new Map<string, number>();
   for (const c of contestants) iterations.set(c.key, await warmUp(c.fn, opts));
   const samples = new Map<string, number[]>(contestants.map((c) => [c.key, []]));

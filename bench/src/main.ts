@@ -26,8 +26,22 @@ interface Settings extends MeasureOptions {
   s8Runs: number;
   s9Spawns: number;
 }
-const FULL: Settings = { rounds: 7, warmupMs: 300, sampleMs: 200, s8Rounds: 3, s8Runs: CONCURRENT_RUNS, s9Spawns: 15 };
-const QUICK: Settings = { rounds: 3, warmupMs: 50, sampleMs: 30, s8Rounds: 1, s8Runs: 250, s9Spawns: 4 };
+const FULL: Settings = {
+  rounds: 7,
+  warmupMs: 300,
+  sampleMs: 200,
+  s8Rounds: 3,
+  s8Runs: CONCURRENT_RUNS,
+  s9Spawns: 15,
+};
+const QUICK: Settings = {
+  rounds: 3,
+  warmupMs: 50,
+  sampleMs: 30,
+  s8Rounds: 1,
+  s8Runs: 250,
+  s9Spawns: 4,
+};
 
 function parseArgs(argv: string[]) {
   let quick = false;
@@ -39,9 +53,13 @@ function parseArgs(argv: string[]) {
     else if (a === '--json') json = true;
     else if (a === '--only' || a.startsWith('--only=')) {
       const list = a === '--only' ? argv[++i] : a.slice('--only='.length);
-      only = (list ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+      only = (list ?? '')
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean);
       const bad = only.filter((s) => !ALL.includes(s));
-      if (bad.length || only.length === 0) throw new Error(`unknown scenario ${bad.join(',') || '(none)'}; ${USAGE}`);
+      if (bad.length || only.length === 0)
+        throw new Error(`unknown scenario ${bad.join(',') || '(none)'}; ${USAGE}`);
     } else if (a === '--help' || a === '-h') {
       console.log(USAGE);
       process.exit(0);
@@ -79,11 +97,15 @@ async function main(): Promise<void> {
     } else if (scenario === 'S8') {
       const r = await s8(ids, settings.s8Rounds, settings.s8Runs, log);
       rows.push(...r.rows);
-      notes.push(`S8: an empty \`node --expose-gc --import tsx\` child peaks at ${r.baselineRssMb.toFixed(0)} MB RSS; every S8 child includes it.`);
+      notes.push(
+        `S8: an empty \`node --expose-gc --import tsx\` child peaks at ${r.baselineRssMb.toFixed(0)} MB RSS; every S8 child includes it.`,
+      );
     } else if (scenario === 'S9') {
       const r = await s9(ids, settings.s9Spawns);
       rows.push(...r.rows);
-      notes.push(`S9: \`node -e 0\` takes ${r.nodeBaselineMs.toFixed(0)} ms here; import times are above it.`);
+      notes.push(
+        `S9: \`node -e 0\` takes ${r.nodeBaselineMs.toFixed(0)} ms here; import times are above it.`,
+      );
     }
     log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -96,11 +118,18 @@ async function main(): Promise<void> {
       machine: machine(),
       node: process.version,
       versions: Object.fromEntries(
-        ['@baton/kernel', '@openai/agents', 'ai', 'zod', 'esbuild'].map((p) => [p, packageVersion(p)]),
+        ['@baton/kernel', '@openai/agents', 'ai', 'zod', 'esbuild'].map((p) => [
+          p,
+          packageVersion(p),
+        ]),
       ),
       settings: { ...settings },
       unavailable,
-      notes: [...methodNotes(settings), ...notes, `Total bench time ${((performance.now() - started) / 1000).toFixed(0)} s.`],
+      notes: [
+        ...methodNotes(settings),
+        ...notes,
+        `Total bench time ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+      ],
     },
     rows,
     targets: evaluateTargets(rows),

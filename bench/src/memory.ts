@@ -24,10 +24,14 @@ interface ChildResult {
 /** Runs one S8 child and parses its JSON line. */
 export function runChild(id: RuntimeId | 'none', runs: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, id, String(runs)], {
-      cwd: BENCH_DIR,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', CHILD, id, String(runs)],
+      {
+        cwd: BENCH_DIR,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => {
@@ -39,7 +43,8 @@ export function runChild(id: RuntimeId | 'none', runs: number): Promise<ChildRes
     const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`S8 child for ${id} failed (${signal ?? code}): ${err.trim()}`));
+      if (code !== 0)
+        return reject(new Error(`S8 child for ${id} failed (${signal ?? code}): ${err.trim()}`));
       try {
         resolve(JSON.parse(out.trim().split('\n').pop()!) as ChildResult);
       } catch {
@@ -59,7 +64,9 @@ export async function s8(
   const baseline = await runChild('none', 1);
   const m = await collect(ids, rounds, async (id) => {
     const r = await runChild(id as RuntimeId, runs);
-    log(`  S8 ${id}: ${r.kbPerRun.toFixed(1)} KB/run, peak RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, ${r.elapsedMs.toFixed(0)} ms`);
+    log(
+      `  S8 ${id}: ${r.kbPerRun.toFixed(1)} KB/run, peak RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, ${r.elapsedMs.toFixed(0)} ms`,
+    );
     return [r.kbPerRun, r.peakRssKb / 1024];
   });
   const kb: Partial<Record<RuntimeId, Stats>> = {};
@@ -72,8 +79,20 @@ export async function s8(
   return {
     baselineRssMb: baseline.peakRssKb / 1024,
     rows: [
-      { id: 's8.kb', scenario: 'S8', label: `live heap per in-flight run (${n} held at turn ${HOLD_TURN})`, unit: 'KB/run', values: kb },
-      { id: 's8.rss', scenario: 'S8', label: `peak RSS, ${n} concurrent S2 runs`, unit: 'MB', values: rss },
+      {
+        id: 's8.kb',
+        scenario: 'S8',
+        label: `live heap per in-flight run (${n} held at turn ${HOLD_TURN})`,
+        unit: 'KB/run',
+        values: kb,
+      },
+      {
+        id: 's8.rss',
+        scenario: 'S8',
+        label: `peak RSS, ${n} concurrent S2 runs`,
+        unit: 'MB',
+        values: rss,
+      },
     ],
   };
 }

@@ -39,7 +39,8 @@ export interface Report {
 export function packageVersion(name: string): string {
   for (let dir = BENCH_DIR; ; dir = dirname(dir)) {
     const file = join(dir, 'node_modules', name, 'package.json');
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (existsSync(file))
+      return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
     if (dirname(dir) === dir) return '?';
   }
 }
@@ -59,7 +60,10 @@ export function machine(): Meta['machine'] {
 export function fmt(x: number): string {
   const a = Math.abs(x);
   const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
-  return x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return x.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
 }
 
 function cell(s: Stats | undefined, why: string | undefined): string {
@@ -80,16 +84,23 @@ export function renderTable(report: Report): string {
   const lines = [head, `|${' --- |'.repeat(RUNTIMES.length + 5)}`];
   for (const row of report.rows) {
     const values = RUNTIMES.map((r) =>
-      report.meta.unavailable[r] && !row.values[r] ? 'not run' : cell(row.values[r], row.missing?.[r]),
+      report.meta.unavailable[r] && !row.values[r]
+        ? 'not run'
+        : cell(row.values[r], row.missing?.[r]),
     );
-    lines.push(`| ${row.scenario} | ${row.label} | ${row.unit} | ${values.join(' | ')} | ${ratioCell(row)} | ${rowMark(row.id, report.targets)} |`);
+    lines.push(
+      `| ${row.scenario} | ${row.label} | ${row.unit} | ${values.join(' | ')} | ${ratioCell(row)} | ${rowMark(row.id, report.targets)} |`,
+    );
   }
   return lines.join('\n');
 }
 
 function conditionText(t: TargetResult): string {
   return t.conditions
-    .map((c) => `${c.text}: ${c.actual === undefined ? 'not measured' : `${fmt(c.actual)} ${c.pass ? '✓' : '✗'}`}`)
+    .map(
+      (c) =>
+        `${c.text}: ${c.actual === undefined ? 'not measured' : `${fmt(c.actual)} ${c.pass ? '✓' : '✗'}`}`,
+    )
     .join('; ');
 }
 
@@ -119,7 +130,9 @@ export function renderMarkdown(report: Report): string {
   const settings = Object.entries(m.settings)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  const unavailable = Object.entries(m.unavailable).map(([k, v]) => `- ${RUNTIME_LABELS[k as RuntimeId]} not run: ${v}`);
+  const unavailable = Object.entries(m.unavailable).map(
+    ([k, v]) => `- ${RUNTIME_LABELS[k as RuntimeId]} not run: ${v}`,
+  );
   return [
     `# Baton benchmark (${m.mode} run${m.scenarios.length < 9 ? `, ${m.scenarios.join(' ')}` : ''})`,
     '',

@@ -28,7 +28,13 @@ async function main(): Promise<void> {
   if (id === 'none') {
     fullGc();
     const heap = process.memoryUsage().heapUsed;
-    const out = { heapBaselineBytes: heap, heapHeldBytes: heap, kbPerRun: 0, peakRssKb: process.resourceUsage().maxRSS, elapsedMs: 0 };
+    const out = {
+      heapBaselineBytes: heap,
+      heapHeldBytes: heap,
+      kbPerRun: 0,
+      peakRssKb: process.resourceUsage().maxRSS,
+      elapsedMs: 0,
+    };
     process.stdout.write(`${JSON.stringify(out)}\n`);
     return;
   }
@@ -53,12 +59,16 @@ async function main(): Promise<void> {
   const bad = outcomes.filter((o) => o.output !== ANSWER).length;
   if (bad) throw new Error(`S8 ${adapter.label}: ${bad} runs ended with a wrong output`);
   const tools = adapter.toolRuns() - tools0;
-  if (tools !== runs * LOOP_TOOL_TURNS) throw new Error(`S8 ${adapter.label}: ${tools} tool runs, expected ${runs * LOOP_TOOL_TURNS}`);
-  if (gate.arrived !== runs) throw new Error(`S8 ${adapter.label}: ${gate.arrived} runs were held, expected ${runs}`);
+  if (tools !== runs * LOOP_TOOL_TURNS)
+    throw new Error(`S8 ${adapter.label}: ${tools} tool runs, expected ${runs * LOOP_TOOL_TURNS}`);
+  if (gate.arrived !== runs)
+    throw new Error(`S8 ${adapter.label}: ${gate.arrived} runs were held, expected ${runs}`);
 
   const kbPerRun = (heapHeldBytes - heapBaselineBytes) / runs / 1024;
   const peakRssKb = process.resourceUsage().maxRSS;
-  process.stdout.write(`${JSON.stringify({ heapBaselineBytes, heapHeldBytes, kbPerRun, peakRssKb, elapsedMs })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ heapBaselineBytes, heapHeldBytes, kbPerRun, peakRssKb, elapsedMs })}\n`,
+  );
 }
 
 main().catch((e) => {

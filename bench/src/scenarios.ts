@@ -3,7 +3,14 @@
  * (final output, tool executions, model calls) so a runtime that silently skips work fails loudly,
  * then measures all runtimes interleaved.
  */
-import { type Contestant, derive, type MeasureOptions, measure, type Stats, stats } from './harness.js';
+import {
+  type Contestant,
+  derive,
+  type MeasureOptions,
+  measure,
+  type Stats,
+  stats,
+} from './harness.js';
 import type { Row } from './rows.js';
 import {
   ANSWER,
@@ -37,10 +44,13 @@ async function check(scenario: string, adapter: Adapter, fn: RunFn, expect: Expe
   const tools = adapter.toolRuns() - tools0;
   const calls = adapter.modelCalls() - calls0;
   const problems: string[] = [];
-  if (out.output !== expect.output) problems.push(`output ${JSON.stringify(out.output.slice(0, 40))}`);
+  if (out.output !== expect.output)
+    problems.push(`output ${JSON.stringify(out.output.slice(0, 40))}`);
   if (tools !== expect.toolRuns) problems.push(`${tools} tool runs, expected ${expect.toolRuns}`);
-  if (calls !== expect.modelCalls) problems.push(`${calls} model calls, expected ${expect.modelCalls}`);
-  if (expect.agent && out.agent !== undefined && out.agent !== expect.agent) problems.push(`last agent ${out.agent}`);
+  if (calls !== expect.modelCalls)
+    problems.push(`${calls} model calls, expected ${expect.modelCalls}`);
+  if (expect.agent && out.agent !== undefined && out.agent !== expect.agent)
+    problems.push(`last agent ${out.agent}`);
   if (problems.length) throw new Error(`${scenario} ${adapter.label}: ${problems.join('; ')}`);
 }
 
@@ -48,7 +58,13 @@ function scale(s: Stats, factor: number): Stats {
   return stats(s.samples.map((x) => x * factor));
 }
 
-function row(id: string, scenario: string, label: string, unit: string, values: Partial<Record<RuntimeId, Stats>>): Row {
+function row(
+  id: string,
+  scenario: string,
+  label: string,
+  unit: string,
+  values: Partial<Record<RuntimeId, Stats>>,
+): Row {
   return { id, scenario, label, unit, values };
 }
 
@@ -75,19 +91,40 @@ async function s1(ctx: ScenarioContext): Promise<Row[]> {
 
 async function s2(ctx: ScenarioContext): Promise<Row[]> {
   const turns = LOOP_TOOL_TURNS + 1;
-  const v = await simple(ctx, 'S2', (a) => a.s2, { output: ANSWER, toolRuns: LOOP_TOOL_TURNS, modelCalls: turns });
+  const v = await simple(ctx, 'S2', (a) => a.s2, {
+    output: ANSWER,
+    toolRuns: LOOP_TOOL_TURNS,
+    modelCalls: turns,
+  });
   const perTurn: Partial<Record<RuntimeId, Stats>> = {};
   for (const [k, s] of Object.entries(v)) perTurn[k as RuntimeId] = scale(s, 1 / turns);
-  return [row('s2', 'S2', `${LOOP_TOOL_TURNS}-call tool loop + answer (${turns} turns)`, 'µs/turn', perTurn)];
+  return [
+    row(
+      's2',
+      'S2',
+      `${LOOP_TOOL_TURNS}-call tool loop + answer (${turns} turns)`,
+      'µs/turn',
+      perTurn,
+    ),
+  ];
 }
 
 async function s3(ctx: ScenarioContext): Promise<Row[]> {
-  const v = await simple(ctx, 'S3', (a) => a.s3, { output: ANSWER, toolRuns: PARALLEL_CALLS, modelCalls: 2 });
+  const v = await simple(ctx, 'S3', (a) => a.s3, {
+    output: ANSWER,
+    toolRuns: PARALLEL_CALLS,
+    modelCalls: 2,
+  });
   return [row('s3', 'S3', `${PARALLEL_CALLS} parallel calls, then answer`, 'µs/run', v)];
 }
 
 async function s4(ctx: ScenarioContext): Promise<Row[]> {
-  const v = await simple(ctx, 'S4', (a) => a.s4, { output: ANSWER, toolRuns: 0, modelCalls: 2, agent: SPECIALIST });
+  const v = await simple(ctx, 'S4', (a) => a.s4, {
+    output: ANSWER,
+    toolRuns: 0,
+    modelCalls: 2,
+    agent: SPECIALIST,
+  });
   const r = row('s4', 'S4', 'triage → handoff → answer', 'µs/run', v);
   r.missing = { 'ai-sdk': 'no handoffs' };
   return [r];
@@ -98,29 +135,44 @@ async function s5(ctx: ScenarioContext): Promise<Row[]> {
   for (const a of ctx.adapters) {
     await check('S5', a, a.s5.run, { output: STREAM_TEXT, toolRuns: 0, modelCalls: 1 });
     const deltas = await a.s5.drainFake();
-    if (deltas !== STREAM_DELTAS) throw new Error(`S5 ${a.label}: fake stream gave ${deltas} deltas`);
-    contestants.push({ key: `${a.id}:run`, fn: a.s5.run }, { key: `${a.id}:drain`, fn: a.s5.drainFake });
+    if (deltas !== STREAM_DELTAS)
+      throw new Error(`S5 ${a.label}: fake stream gave ${deltas} deltas`);
+    contestants.push(
+      { key: `${a.id}:run`, fn: a.s5.run },
+      { key: `${a.id}:drain`, fn: a.s5.drainFake },
+    );
   }
   const m = await measure(contestants, ctx.opts);
   const overhead: Partial<Record<RuntimeId, Stats>> = {};
   const drain: Partial<Record<RuntimeId, Stats>> = {};
   const whole: Partial<Record<RuntimeId, Stats>> = {};
   for (const a of ctx.adapters) {
-    overhead[a.id] = derive(m[`${a.id}:run`], m[`${a.id}:drain`], (run, d) => (run - d) / STREAM_DELTAS);
+    overhead[a.id] = derive(
+      m[`${a.id}:run`],
+      m[`${a.id}:drain`],
+      (run, d) => (run - d) / STREAM_DELTAS,
+    );
     drain[a.id] = m[`${a.id}:drain`];
     whole[a.id] = m[`${a.id}:run`];
   }
   return [
     row('s5', 'S5', `streaming overhead (${STREAM_DELTAS} deltas)`, 'µs/delta', overhead),
     { ...row('s5.run', 'S5', 'whole streamed run', 'µs/run', whole), informational: true },
-    { ...row('s5.drain', 'S5', 'fake stream drained alone (own format)', 'µs/run', drain), informational: true },
+    {
+      ...row('s5.drain', 'S5', 'fake stream drained alone (own format)', 'µs/run', drain),
+      informational: true,
+    },
   ];
 }
 
 async function s6(ctx: ScenarioContext): Promise<Row[]> {
   const rows: Row[] = [];
   for (const size of HISTORY_SIZES) {
-    const v = await simple(ctx, 'S6', (a) => a.s6(size), { output: ANSWER, toolRuns: 0, modelCalls: 1 });
+    const v = await simple(ctx, 'S6', (a) => a.s6(size), {
+      output: ANSWER,
+      toolRuns: 0,
+      modelCalls: 1,
+    });
     const perItem: Partial<Record<RuntimeId, Stats>> = {};
     for (const [k, s] of Object.entries(v)) perItem[k as RuntimeId] = scale(s, 1000 / size);
     const n = size.toLocaleString('en-US');
@@ -137,7 +189,8 @@ async function s7(ctx: ScenarioContext): Promise<Row[]> {
     if (!a.s7) continue;
     const codec = await a.s7();
     const pending = await codec.parse(codec.json);
-    if (pending !== 1) throw new Error(`S7 ${a.label}: parsed state has ${pending} pending approvals, expected 1`);
+    if (pending !== 1)
+      throw new Error(`S7 ${a.label}: parsed state has ${pending} pending approvals, expected 1`);
     bytes[a.id] = stats([Buffer.byteLength(codec.json, 'utf8')]);
     contestants.push(
       { key: `${a.id}:ser`, fn: codec.serialize },

@@ -40,7 +40,7 @@ const ANSWER_PLAN: Plan = { kind: 'text', text: ANSWER };
 
 /** `c7_0` → 7; anything else (no tool output yet) → 0. */
 export function turnOfCallId(callId: string | undefined): number {
-  if (!callId || callId.charCodeAt(0) !== 99 /* c */) return 0;
+  if (callId?.charCodeAt(0) !== 99 /* c */) return 0;
   const end = callId.indexOf('_');
   return Number.parseInt(callId.slice(1, end), 10) || 0;
 }
@@ -64,13 +64,17 @@ export function plan(script: Script, turn: number): Plan {
       if (turn > 1) return ANSWER_PLAN;
       return {
         kind: 'calls',
-        calls: Array.from({ length: PARALLEL_CALLS }, (_, i) => call(1, i, STEP_TOOL, `{"n":${i}}`)),
+        calls: Array.from({ length: PARALLEL_CALLS }, (_, i) =>
+          call(1, i, STEP_TOOL, `{"n":${i}}`),
+        ),
       };
     case 'handoff':
       return { kind: 'calls', calls: [call(turn, 0, HANDOFF_TOOL, '{}')] };
     case 'approval':
-      if (turn < APPROVAL_TURN) return { kind: 'calls', calls: [call(turn, 0, STEP_TOOL, `{"n":${turn}}`)] };
-      if (turn === APPROVAL_TURN) return { kind: 'calls', calls: [call(turn, 0, APPROVE_TOOL, '{"n":1}')] };
+      if (turn < APPROVAL_TURN)
+        return { kind: 'calls', calls: [call(turn, 0, STEP_TOOL, `{"n":${turn}}`)] };
+      if (turn === APPROVAL_TURN)
+        return { kind: 'calls', calls: [call(turn, 0, APPROVE_TOOL, '{"n":1}')] };
       return ANSWER_PLAN;
   }
 }

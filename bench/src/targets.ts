@@ -44,7 +44,13 @@ function absolute(rows: Rows, rowId: string, limit: number, text: string): Condi
   return { rowId, text, actual, limit, pass: actual === undefined ? undefined : actual <= limit };
 }
 
-function ownRatio(rows: Rows, rowId: string, baseId: string, limit: number, text: string): Condition {
+function ownRatio(
+  rows: Rows,
+  rowId: string,
+  baseId: string,
+  limit: number,
+  text: string,
+): Condition {
   const a = rows.get(rowId)?.values.baton?.median;
   const b = rows.get(baseId)?.values.baton?.median;
   const actual = a === undefined || b === undefined ? undefined : a / b;
@@ -65,7 +71,11 @@ export function evaluateTargets(rowList: Row[]): TargetResult[] {
       target: 'µs/turn ≤ 0.3 of the AI SDK (≤ 0.1 of @openai/agents)',
       conditions: [vsPeer(rows, 's2', 'ai-sdk', 0.3), vsPeer(rows, 's2', 'openai-agents', 0.1)],
     },
-    { scenario: 'S3', target: 'µs/run ≤ 0.5 of the AI SDK', conditions: [vsPeer(rows, 's3', 'ai-sdk', 0.5)] },
+    {
+      scenario: 'S3',
+      target: 'µs/run ≤ 0.5 of the AI SDK',
+      conditions: [vsPeer(rows, 's3', 'ai-sdk', 0.5)],
+    },
     {
       scenario: 'S4',
       target: 'µs/run ≤ 0.2 of @openai/agents',
@@ -90,7 +100,10 @@ export function evaluateTargets(rowList: Row[]): TargetResult[] {
     {
       scenario: 'S7',
       target: 'serialize + parse ≤ 0.05 of @openai/agents; JSON bytes ≤ 0.6',
-      conditions: [vsPeer(rows, 's7.total', 'openai-agents', 0.05), vsPeer(rows, 's7.bytes', 'openai-agents', 0.6)],
+      conditions: [
+        vsPeer(rows, 's7.total', 'openai-agents', 0.05),
+        vsPeer(rows, 's7.bytes', 'openai-agents', 0.6),
+      ],
     },
     {
       scenario: 'S8',
@@ -100,7 +113,10 @@ export function evaluateTargets(rowList: Row[]): TargetResult[] {
     {
       scenario: 'S9',
       target: "import time ≤ 0.3 of the AI SDK; bundle ≤ 0.5 of the AI SDK's",
-      conditions: [vsPeer(rows, 's9.import', 'ai-sdk', 0.3), vsPeer(rows, 's9.bundle', 'ai-sdk', 0.5)],
+      conditions: [
+        vsPeer(rows, 's9.import', 'ai-sdk', 0.3),
+        vsPeer(rows, 's9.bundle', 'ai-sdk', 0.5),
+      ],
     },
   ];
   const present = new Set(rowList.map((r) => r.scenario));
@@ -108,7 +124,9 @@ export function evaluateTargets(rowList: Row[]): TargetResult[] {
     .filter((t) => present.has(t.scenario))
     .map((t) => ({
       ...t,
-      pass: t.conditions.some((c) => c.pass === undefined) ? undefined : t.conditions.every((c) => c.pass),
+      pass: t.conditions.some((c) => c.pass === undefined)
+        ? undefined
+        : t.conditions.every((c) => c.pass),
     }));
 }
 

@@ -13,9 +13,9 @@ import {
   historyText,
   type Plan,
   plan,
-  STREAM_DELTAS,
   type Script,
   STEP_TOOL,
+  STREAM_DELTAS,
   turnOfCallId,
 } from '../script.js';
 import type { Adapter, Outcome } from '../types.js';
@@ -26,9 +26,10 @@ type LanguageModel = Pick<
 >;
 type CallOptions = Parameters<LanguageModel['doGenerate']>[0];
 type GenerateResult = Awaited<ReturnType<LanguageModel['doGenerate']>>;
-type StreamPart = Awaited<ReturnType<LanguageModel['doStream']>>['stream'] extends ReadableStream<infer P>
-  ? P
-  : never;
+type StreamPart =
+  Awaited<ReturnType<LanguageModel['doStream']>>['stream'] extends ReadableStream<infer P>
+    ? P
+    : never;
 
 let toolRuns = 0;
 let modelCalls = 0;
@@ -40,7 +41,7 @@ const usage = (output: number) => ({
 
 function lastCallId(options: CallOptions): string | undefined {
   const last = options.prompt[options.prompt.length - 1];
-  if (!last || last.role !== 'tool') return undefined;
+  if (last?.role !== 'tool') return undefined;
   const part = last.content[last.content.length - 1] as { toolCallId?: string } | undefined;
   return part?.toolCallId;
 }
@@ -55,7 +56,12 @@ function toResult(p: Plan): GenerateResult {
     };
   }
   return {
-    content: p.calls.map((c) => ({ type: 'tool-call', toolCallId: c.callId, toolName: c.name, input: c.arguments })),
+    content: p.calls.map((c) => ({
+      type: 'tool-call',
+      toolCallId: c.callId,
+      toolName: c.name,
+      input: c.arguments,
+    })),
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
     usage: usage(5),
     warnings: [],
@@ -67,9 +73,14 @@ function fakeStream(): ReadableStream<StreamPart> {
     start(controller) {
       controller.enqueue({ type: 'stream-start', warnings: [] });
       controller.enqueue({ type: 'text-start', id: 't0' });
-      for (let i = 0; i < STREAM_DELTAS; i++) controller.enqueue({ type: 'text-delta', id: 't0', delta: DELTA_TEXT });
+      for (let i = 0; i < STREAM_DELTAS; i++)
+        controller.enqueue({ type: 'text-delta', id: 't0', delta: DELTA_TEXT });
       controller.enqueue({ type: 'text-end', id: 't0' });
-      controller.enqueue({ type: 'finish', usage: usage(STREAM_DELTAS), finishReason: { unified: 'stop', raw: 'stop' } });
+      controller.enqueue({
+        type: 'finish',
+        usage: usage(STREAM_DELTAS),
+        finishReason: { unified: 'stop', raw: 'stop' },
+      });
       controller.close();
     },
   });
@@ -117,7 +128,9 @@ function history(count: number): ModelMessage[] {
   const messages: ModelMessage[] = [];
   for (let i = 0; i < count; i++) {
     messages.push(
-      i % 2 === 0 ? { role: 'user', content: historyText(i) } : { role: 'assistant', content: historyText(i) },
+      i % 2 === 0
+        ? { role: 'user', content: historyText(i) }
+        : { role: 'assistant', content: historyText(i) },
     );
   }
   messages.push({ role: 'user', content: 'and now?' });
@@ -173,4 +186,3 @@ export function createAiSdkAdapter(): Adapter {
     },
   };
 }
-

@@ -21,11 +21,11 @@ import {
   historyText,
   type Plan,
   plan,
+  type Script,
   SPECIALIST,
   STEP_TOOL,
   STREAM_DELTAS,
   STREAM_TEXT,
-  type Script,
   turnOfCallId,
 } from '../script.js';
 import type { Adapter, Outcome } from '../types.js';
@@ -62,7 +62,12 @@ function toOutput(p: Plan, turn: number): Item[] {
   }));
 }
 
-const usage = (output: number) => ({ requests: 1, inputTokens: 10, outputTokens: output, totalTokens: 10 + output });
+const usage = (output: number) => ({
+  requests: 1,
+  inputTokens: 10,
+  outputTokens: output,
+  totalTokens: 10 + output,
+});
 
 /** A zero-latency fake implementing Baton's `Model` v1. */
 class FakeModel implements Model {
@@ -79,7 +84,11 @@ class FakeModel implements Model {
     modelCalls += 1;
     const turn = turnOfCallId(lastCallId(request.input)) + 1;
     if (this.gate) await this.gate.pass(turn);
-    return { output: toOutput(plan(this.script, turn), turn), usage: usage(5), responseId: `resp_${turn}` };
+    return {
+      output: toOutput(plan(this.script, turn), turn),
+      usage: usage(5),
+      responseId: `resp_${turn}`,
+    };
   }
 
   getStreamedResponse(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -149,7 +158,12 @@ function history(count: number): Item[] {
     items.push(
       i % 2 === 0
         ? { type: 'message', role: 'user', content: historyText(i) }
-        : { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: historyText(i) }] },
+        : {
+            type: 'message',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: historyText(i) }],
+          },
     );
   }
   items.push({ type: 'message', role: 'user', content: 'and now?' });

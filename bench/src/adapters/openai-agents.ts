@@ -19,17 +19,16 @@ import {
 import { z } from 'zod';
 import type { Gate } from '../gate.js';
 import {
-  ANSWER,
   APPROVE_TOOL,
   DELTA_TEXT,
   historyText,
   type Plan,
   plan,
-  STREAM_DELTAS,
-  STREAM_TEXT,
   type Script,
   SPECIALIST,
   STEP_TOOL,
+  STREAM_DELTAS,
+  STREAM_TEXT,
   turnOfCallId,
 } from '../script.js';
 import type { Adapter, Outcome } from '../types.js';
@@ -78,7 +77,11 @@ class FakeModel implements Model {
     modelCalls += 1;
     const turn = turnOfCallId(lastCallId(request.input)) + 1;
     if (this.gate) await this.gate.pass(turn);
-    return { usage: usage(), output: toOutput(plan(this.script, turn), turn), responseId: `resp_${turn}` };
+    return {
+      usage: usage(),
+      output: toOutput(plan(this.script, turn), turn),
+      responseId: `resp_${turn}`,
+    };
   }
 
   async *getStreamedResponse(_request: ModelRequest): AsyncIterable<StreamEvent> {
@@ -94,7 +97,12 @@ async function* fakeStream(): AsyncIterable<StreamEvent> {
     type: 'response_done',
     response: {
       id: 'resp_stream',
-      usage: { requests: 1, inputTokens: 10, outputTokens: STREAM_DELTAS, totalTokens: 10 + STREAM_DELTAS },
+      usage: {
+        requests: 1,
+        inputTokens: 10,
+        outputTokens: STREAM_DELTAS,
+        totalTokens: 10 + STREAM_DELTAS,
+      },
       output: [
         {
           type: 'message',
@@ -234,4 +242,3 @@ export function createOpenAIAgentsAdapter(): Adapter {
     },
   };
 }
-

@@ -8,7 +8,10 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
-const model: Pick<MockLanguageModelV4, 'specificationVersion' | 'provider' | 'modelId' | 'supportedUrls' | 'doGenerate' | 'doStream'> = {
+const model: Pick<
+  MockLanguageModelV4,
+  'specificationVersion' | 'provider' | 'modelId' | 'supportedUrls' | 'doGenerate' | 'doStream'
+> = {
   specificationVersion: 'v4',
   provider: 'inline',
   modelId: 'fake',
@@ -16,9 +19,16 @@ const model: Pick<MockLanguageModelV4, 'specificationVersion' | 'provider' | 'mo
   async doGenerate(options) {
     const answered = options.prompt.some((m) => m.role === 'tool');
     return answered
-      ? { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] }
+      ? {
+          content: [{ type: 'text', text: 'done' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        }
       : {
-          content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1,"b":2}' }],
+          content: [
+            { type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1,"b":2}' },
+          ],
           finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
           usage,
           warnings: [],

@@ -28,6 +28,11 @@ const add = tool({
   execute: ({ a, b }) => String(a + b),
 });
 
-const agent = new Agent({ name: 'assistant', instructions: 'Use the add tool.', tools: [add], model });
+const agent = new Agent({
+  name: 'assistant',
+  instructions: 'Use the add tool.',
+  tools: [add],
+  model,
+});
 const result = await run(agent, 'What is 1 + 2?', { tracing: { disabled: true } });
 console.log(result.finalOutput);

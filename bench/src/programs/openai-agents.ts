@@ -6,12 +6,28 @@ setTracingDisabled(true);
 
 const model: Model = {
   async getResponse(request) {
-    const answered = Array.isArray(request.input) && request.input.some((i) => i.type === 'function_call_result');
+    const answered =
+      Array.isArray(request.input) && request.input.some((i) => i.type === 'function_call_result');
     return {
       usage: new Usage(),
       output: answered
-        ? [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }]
-        : [{ type: 'function_call', callId: 'c1', name: 'add', arguments: '{"a":1,"b":2}', status: 'completed' }],
+        ? [
+            {
+              type: 'message',
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: 'done' }],
+            },
+          ]
+        : [
+            {
+              type: 'function_call',
+              callId: 'c1',
+              name: 'add',
+              arguments: '{"a":1,"b":2}',
+              status: 'completed',
+            },
+          ],
     };
   },
   // biome-ignore lint/correctness/useYield: not used by this program
@@ -27,6 +43,11 @@ const add = tool({
   execute: ({ a, b }) => String(a + b),
 });
 
-const agent = new Agent({ name: 'assistant', instructions: 'Use the add tool.', tools: [add], model });
+const agent = new Agent({
+  name: 'assistant',
+  instructions: 'Use the add tool.',
+  tools: [add],
+  model,
+});
 const result = await run(agent, 'What is 1 + 2?');
 console.log(result.finalOutput);

@@ -109,3 +109,18 @@ export function anthropicRetryAdvice(error: unknown): RetryAdvice | undefined {
   }
   return undefined;
 }
+
+/**
+ * An error raised while reading a response stream: SDK errors as {@link toModelCallError};
+ * anything else (e.g. undici's `TypeError: terminated` when the connection drops mid-stream)
+ * becomes a retryable `ModelCallError` with code `'stream_interrupted'`.
+ */
+export function toStreamReadError(error: unknown): unknown {
+  if (error instanceof APIError || ModelCallError.isInstance(error)) return toModelCallError(error);
+  const detail = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+  return new ModelCallError(`The Anthropic response stream broke before it finished: ${detail}. Retrying may succeed.`, {
+    retryable: true,
+    code: 'stream_interrupted',
+    cause: error,
+  });
+}

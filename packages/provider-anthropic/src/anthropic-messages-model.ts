@@ -15,7 +15,7 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
-import { anthropicRetryAdvice, toModelCallError } from './anthropic-errors.js';
+import { anthropicRetryAdvice, toModelCallError, toStreamReadError } from './anthropic-errors.js';
 import { type AnthropicRequestOptions, buildAnthropicRequest } from './anthropic-request.js';
 import { type AnthropicStreamResult, anthropicStreamEvents } from './anthropic-stream.js';
 import { type AnthropicMessageLike, convertFromAnthropicOutput } from './convert-from-anthropic-output.js';
@@ -92,7 +92,7 @@ export class AnthropicMessagesModel implements Model {
       let done: AnthropicStreamResult | undefined;
       try {
         const stream = await this.client.messages.create(body, { signal: request.signal, maxRetries: 0 });
-        done = yield* anthropicStreamEvents(stream, { outputIndexBase: output.length, emitStarted: call === 0 });
+        done = yield* anthropicStreamEvents(guardReads(stream), { outputIndexBase: output.length, emitStarted: call === 0 });
       } catch (error) {
         throw this.failure(error, request);
       }
@@ -136,5 +136,14 @@ export class AnthropicMessagesModel implements Model {
   private failure(error: unknown, request: ModelRequest): unknown {
     if (request.signal?.aborted) return request.signal.reason ?? error;
     return toModelCallError(error);
+  }
+}
+
+/** Re-throws failures of reading the SDK stream (not of converting it) as `ModelCallError`s. */
+async function* guardReads(stream: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  try {
+    for await (const event of stream) yield event;
+  } catch (error) {
+    throw toStreamReadError(error);
   }
 }

@@ -1,5 +1,5 @@
 import type { HostedToolDefinition, Item } from '@baton/kernel';
-import { fc, fco, msg, reasoning } from '@baton/testing';
+import { msg } from '@baton/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   collect,

@@ -1,8 +1,7 @@
-import type { HostedToolDefinition, Item } from '@baton/kernel';
+import type { Item } from '@baton/kernel';
 import { fc, fco, msg, reasoning } from '@baton/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  collect,
   type Harness,
   makeRequest,
   ownJson,

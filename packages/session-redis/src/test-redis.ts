@@ -89,12 +89,18 @@ export async function startTestRedis(options: { cluster?: boolean } = {}): Promi
   };
 }
 
+/** True while `pid` runs. A zombie (exited, not yet reaped by init) counts as gone. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 

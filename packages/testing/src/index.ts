@@ -23,4 +23,9 @@ export {
   type ModelConformanceFixtures,
   type ModelFactory,
 } from './model-conformance.js';
-export { describeTracingConformance, type TracingConformanceContext, type TracingConformanceOptions, type TracingProcessorFactory } from './tracing-conformance.js';
+export {
+  describeTracingConformance,
+  type TracingConformanceContext,
+  type TracingConformanceOptions,
+  type TracingProcessorFactory,
+} from './tracing-conformance.js';

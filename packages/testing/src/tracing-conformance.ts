@@ -2,8 +2,14 @@
  * `describeTracingConformance`: the vitest suite every `TracingProcessor` (v1) runs, so a
  * third-party tracing exporter can prove itself the same way Baton's own do.
  */
-import type { Span, SpanData, Trace, TracingProcessor } from '@baton/kernel';
+import type { Span, Trace, TracingProcessor } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
+import {
+  buildSyntheticTrace,
+  outOfOrder,
+  type Step,
+  type SyntheticTrace,
+} from './tracing-conformance-trace.js';
 
 /** Builds a fresh processor for one test (it is shut down after the test). */
 export type TracingProcessorFactory = () => TracingProcessor | Promise<TracingProcessor>;
@@ -29,92 +35,7 @@ export interface TracingConformanceOptions {
   flushTimeoutMs?: number;
 }
 
-interface Step {
-  op: 'start' | 'end';
-  key: string;
-}
-
-interface SyntheticTrace {
-  trace: Trace;
-  spans: Map<string, Span>;
-  /** Span data patches applied just before `onSpanEnd` (the kernel fills usage/output late). */
-  endPatches: Map<string, Partial<Span>>;
-  inOrder: Step[];
-}
-
-let seq = 0;
-
-/**
- * A customer-support-shaped trace with every span kind: agent `triage` > guardrail `no_pii`,
- * mcp_list_tools `files`, turn 1 > generation, two concurrent functions (`lookup_order` with a
- * nested custom span `db.query`, `get_weather` failing with an `error`), handoff triage → refund.
- */
-function buildSyntheticTrace(): SyntheticTrace {
-  const id = `${Date.now().toString(36)}${(seq++).toString(36)}`;
-  const traceId = `trace_conf${id}`;
-  const base = Date.now() - 5_000;
-  const trace: Trace = {
-    traceId,
-    name: 'Conformance workflow',
-    groupId: `group_${id}`,
-    metadata: { suite: 'tracing-conformance', attempt: 1 },
-    startedAt: base,
-  };
-  const spans = new Map<string, Span>();
-  const add = (key: string, parent: string | null, data: SpanData) =>
-    spans.set(key, { spanId: `span_${key}_${id}`, traceId, parentId: parent && `span_${parent}_${id}`, data, startedAt: 0 });
-  add('agent', null, { kind: 'agent', name: 'triage', tools: ['lookup_order', 'get_weather'], handoffs: ['refund'], outputType: 'text' });
-  add('guardrail', 'agent', { kind: 'guardrail', name: 'no_pii', triggered: false });
-  add('mcp', 'agent', { kind: 'mcp_list_tools', server: 'files' });
-  add('turn', 'agent', { kind: 'turn', turn: 1, agentName: 'triage' });
-  add('generation', 'turn', {
-    kind: 'generation',
-    model: 'scripted-large',
-    provider: 'scripted',
-    modelSettings: { temperature: 0.2 },
-    systemInstructions: 'You triage customer requests.',
-    input: [{ type: 'message', role: 'user', content: 'Where is order 42? And the weather?' }],
-  });
-  add('fn_order', 'turn', { kind: 'function', name: 'lookup_order', callId: 'call_order', input: '{"order":"42"}' });
-  add('fn_weather', 'turn', { kind: 'function', name: 'get_weather', callId: 'call_weather', input: '{"city":"Paris"}' });
-  add('custom', 'fn_order', { kind: 'custom', name: 'db.query', data: { table: 'orders', rows: 1 } });
-  add('handoff', 'turn', { kind: 'handoff', from: 'triage' });
-
-  const endPatches = new Map<string, Partial<Span>>([
-    ['mcp', { data: { kind: 'mcp_list_tools', server: 'files', result: ['read_file', 'list_dir'] } }],
-    ['handoff', { data: { kind: 'handoff', from: 'triage', to: 'refund' } }],
-    ['fn_order', { data: { kind: 'function', name: 'lookup_order', callId: 'call_order', input: '{"order":"42"}', output: '{"status":"shipped"}' } }],
-    ['fn_weather', { error: { message: 'weather service unavailable', data: { type: 'ToolCallError' } } }],
-  ]);
-  const gen = spans.get('generation')!.data;
-  endPatches.set('generation', {
-    data: {
-      ...gen,
-      responseModel: 'scripted-large-2025',
-      responseId: 'resp_conf_1',
-      usage: { inputTokens: 120, outputTokens: 30, totalTokens: 150 },
-      output: [
-        { type: 'function_call', call_id: 'call_order', name: 'lookup_order', arguments: '{"order":"42"}' },
-        { type: 'function_call', call_id: 'call_weather', name: 'get_weather', arguments: '{"city":"Paris"}' },
-      ],
-    } as SpanData,
-  });
-  const s = (key: string): Step => ({ op: 'start', key });
-  const e = (key: string): Step => ({ op: 'end', key });
-  const inOrder = [
-    s('agent'), s('guardrail'), e('guardrail'), s('mcp'), e('mcp'), s('turn'), s('generation'), e('generation'),
-    // Two tools run concurrently: both start before either ends, and the second ends first.
-    s('fn_order'), s('fn_weather'), s('custom'), e('fn_weather'), e('custom'), e('fn_order'),
-    s('handoff'), e('handoff'), e('turn'), e('agent'),
-  ];
-  return { trace, spans, endPatches, inOrder };
-}
-
-/** Children end after their parents: every start in order, then every end in reverse order. */
-function outOfOrder(steps: Step[]): Step[] {
-  const starts = steps.filter((x) => x.op === 'start');
-  return [...starts, ...starts.map((x) => ({ op: 'end' as const, key: x.key }))];
-}
+let strayId = 0;
 
 /** Sends one step, asserting the call does not throw and does not mutate its argument. */
 function send(p: TracingProcessor, t: SyntheticTrace, step: Step, clock: { now: number }): void {
@@ -127,7 +48,8 @@ function send(p: TracingProcessor, t: SyntheticTrace, step: Step, clock: { now: 
     span.endedAt = clock.now;
   }
   const before = structuredClone(span);
-  if (step.op === 'start') expect(() => p.onSpanStart(span), `onSpanStart(${step.key})`).not.toThrow();
+  if (step.op === 'start')
+    expect(() => p.onSpanStart(span), `onSpanStart(${step.key})`).not.toThrow();
   else expect(() => p.onSpanEnd(span), `onSpanEnd(${step.key})`).not.toThrow();
   expect(span, `the processor must not mutate span ${step.key}`).toEqual(before);
 }
@@ -216,13 +138,32 @@ export function describeTracingConformance(
     it('accepts spans of an unknown trace, a span with an unknown parent, and ending an unknown trace', () =>
       withProcessor((p) => {
         const now = Date.now();
-        const stray: Span = { spanId: `span_stray_${seq++}`, traceId: 'trace_never_started', parentId: null, data: { kind: 'custom', name: 'stray' }, startedAt: now };
+        const stray: Span = {
+          spanId: `span_stray_${strayId++}`,
+          traceId: 'trace_never_started',
+          parentId: null,
+          data: { kind: 'custom', name: 'stray' },
+          startedAt: now,
+        };
         expect(() => p.onSpanStart(stray)).not.toThrow();
         expect(() => p.onSpanEnd({ ...stray, endedAt: now + 1 })).not.toThrow();
-        expect(() => p.onTraceEnd({ traceId: 'trace_never_started', name: 'x', startedAt: now, endedAt: now + 2 })).not.toThrow();
+        expect(() =>
+          p.onTraceEnd({
+            traceId: 'trace_never_started',
+            name: 'x',
+            startedAt: now,
+            endedAt: now + 2,
+          }),
+        ).not.toThrow();
         const t = buildSyntheticTrace();
         const clock = startTrace(p, t);
-        const orphan: Span = { spanId: `span_orphan_${seq++}`, traceId: t.trace.traceId, parentId: 'span_missing_parent', data: { kind: 'turn', turn: 1, agentName: 'triage' }, startedAt: clock.now + 1 };
+        const orphan: Span = {
+          spanId: `span_orphan_${strayId++}`,
+          traceId: t.trace.traceId,
+          parentId: 'span_missing_parent',
+          data: { kind: 'turn', turn: 1, agentName: 'triage' },
+          startedAt: clock.now + 1,
+        };
         expect(() => p.onSpanStart(orphan)).not.toThrow();
         expect(() => p.onSpanEnd({ ...orphan, endedAt: clock.now + 2 })).not.toThrow();
         endTrace(p, t, clock);
@@ -246,11 +187,19 @@ export function describeTracingConformance(
     it('resolves forceFlush() and shutdown(), accepts shutdown() twice and calls after shutdown()', async () => {
       const p = await factory();
       sendAll(p, buildSyntheticTrace());
-      await expect(bounded('forceFlush()', Promise.resolve(p.forceFlush()), ms)).resolves.toBeUndefined();
-      await expect(bounded('shutdown()', Promise.resolve(p.shutdown()), ms)).resolves.toBeUndefined();
-      await expect(bounded('second shutdown()', Promise.resolve(p.shutdown()), ms)).resolves.toBeUndefined();
+      await expect(
+        bounded('forceFlush()', Promise.resolve(p.forceFlush()), ms),
+      ).resolves.toBeUndefined();
+      await expect(
+        bounded('shutdown()', Promise.resolve(p.shutdown()), ms),
+      ).resolves.toBeUndefined();
+      await expect(
+        bounded('second shutdown()', Promise.resolve(p.shutdown()), ms),
+      ).resolves.toBeUndefined();
       sendAll(p, buildSyntheticTrace());
-      await expect(bounded('forceFlush() after shutdown()', Promise.resolve(p.forceFlush()), ms)).resolves.toBeUndefined();
+      await expect(
+        bounded('forceFlush() after shutdown()', Promise.resolve(p.forceFlush()), ms),
+      ).resolves.toBeUndefined();
     });
 
     if (options.inspect) {

@@ -1,5 +1,9 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import {
+  InMemorySpanExporter,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { one, parentOf, renderTree } from './__fixtures__/otel-tree.js';
 import { driveSupportFlow, SUPPORT_FLOW_TREE } from './__fixtures__/support-flow.js';
@@ -33,7 +37,9 @@ describe('OtelTracingProcessor and the caller’s OTel context (AsyncLocalStorag
     expect(renderTree(spans)).toBe(`POST /support\n${SUPPORT_FLOW_TREE.replace(/^/gm, '  ')}`);
     const request = one(spans, 'POST /support');
     expect(parentOf(spans, one(spans, 'Customer support'))).toBe(request);
-    expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set([request.spanContext().traceId]));
+    expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(
+      new Set([request.spanContext().traceId]),
+    );
   });
 
   it('keeps concurrent requests apart: each Baton trace nests under its own request span', async () => {
@@ -48,7 +54,8 @@ describe('OtelTracingProcessor and the caller’s OTel context (AsyncLocalStorag
     const spans = exporter.getFinishedSpans();
     const roots = spans.filter((s) => s.name === 'Customer support');
     expect(roots.map((r) => parentOf(spans, r)?.name).sort()).toEqual(['request A', 'request B']);
-    for (const r of roots) expect(r.spanContext().traceId).toBe(parentOf(spans, r)!.spanContext().traceId);
+    for (const r of roots)
+      expect(r.spanContext().traceId).toBe(parentOf(spans, r)!.spanContext().traceId);
   });
 
   it('starts a new OTel trace when no span is active', () => {
@@ -64,12 +71,20 @@ describe('OtelTracingProcessor and the caller’s OTel context (AsyncLocalStorag
     const now = Date.now();
     const baton = { traceId: 'trace_ctx', name: 'wf', startedAt: now };
     p.onTraceStart(baton);
-    const fn = { spanId: 'span_fn', traceId: 'trace_ctx', parentId: null, data: { kind: 'function' as const, name: 'fetch_invoice', callId: 'call_1' }, startedAt: now };
+    const fn = {
+      spanId: 'span_fn',
+      traceId: 'trace_ctx',
+      parentId: null,
+      data: { kind: 'function' as const, name: 'fetch_invoice', callId: 'call_1' },
+      startedAt: now,
+    };
     p.onSpanStart(fn);
     context.with(p.contextFor(fn), () => tracer().startSpan('GET /invoices/7').end());
     p.onSpanEnd({ ...fn, endedAt: now + 1 });
     context.with(p.contextFor('span_fn'), () => tracer().startSpan('late child').end());
-    context.with(p.contextFor({ spanId: 'span_unknown', traceId: 'trace_ctx' }), () => tracer().startSpan('in trace').end());
+    context.with(p.contextFor({ spanId: 'span_unknown', traceId: 'trace_ctx' }), () =>
+      tracer().startSpan('in trace').end(),
+    );
     p.onTraceEnd({ ...baton, endedAt: now + 2 });
     const spans = exporter.getFinishedSpans();
     expect(parentOf(spans, one(spans, 'GET /invoices/7'))?.name).toBe('execute_tool fetch_invoice');

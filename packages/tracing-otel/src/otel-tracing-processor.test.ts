@@ -29,7 +29,10 @@ afterEach(async () => {
   await provider.shutdown();
 });
 
-function exportFlow(options: Parameters<typeof driveSupportFlow>[1] = {}, captureContent?: boolean) {
+function exportFlow(
+  options: Parameters<typeof driveSupportFlow>[1] = {},
+  captureContent?: boolean,
+) {
   const p = new OtelTracingProcessor({ tracerProvider: provider, captureContent });
   const flow = driveSupportFlow(p, options);
   return { p, flow, spans: exporter.getFinishedSpans() };
@@ -50,7 +53,9 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
     const refundTurn = parentOf(spans, one(spans, 'execute_tool lookup_order'))!;
     expect(refundTurn.attributes).toMatchObject({ 'baton.turn': 1, 'baton.agent.name': 'refund' });
     expect(parentOf(spans, one(spans, 'execute_tool policy_expert'))).toBe(refundTurn);
-    expect(parentOf(spans, one(spans, 'invoke_agent policy_expert'))?.name).toBe('execute_tool policy_expert');
+    expect(parentOf(spans, one(spans, 'invoke_agent policy_expert'))?.name).toBe(
+      'execute_tool policy_expert',
+    );
     expect(parentOf(spans, refundTurn)?.name).toBe('invoke_agent refund');
 
     for (const s of spans) {
@@ -59,7 +64,10 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
     }
     const lookup = flow.spans.lookup;
     const otelLookup = one(spans, 'execute_tool lookup_order');
-    expect([hrToMs(otelLookup.startTime), hrToMs(otelLookup.endTime)]).toEqual([lookup.startedAt, lookup.endedAt]);
+    expect([hrToMs(otelLookup.startTime), hrToMs(otelLookup.endTime)]).toEqual([
+      lookup.startedAt,
+      lookup.endedAt,
+    ]);
   });
 
   it('sets the GenAI attributes on invoke_agent, chat and execute_tool spans and baton.* on the others', () => {
@@ -85,7 +93,9 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
       'gen_ai.usage.cache_read.input_tokens': 40,
       'gen_ai.response.finish_reasons': ['tool_call'],
     });
-    expect(one(spans, 'chat gpt-test', 3).attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(one(spans, 'chat gpt-test', 3).attributes['gen_ai.response.finish_reasons']).toEqual([
+      'stop',
+    ]);
     expect(one(spans, 'execute_tool lookup_order').attributes).toEqual({
       'baton.span.kind': 'function',
       'gen_ai.operation.name': 'execute_tool',
@@ -134,7 +144,9 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
     expect(JSON.parse(String(policyChat['gen_ai.output.messages']))).toEqual([
       { role: 'assistant', parts: [{ type: 'text', content: '30 days' }], finish_reason: 'stop' },
     ]);
-    expect(one(spans, 'execute_tool policy_expert').attributes['gen_ai.tool.call.result']).toBe('30 days');
+    expect(one(spans, 'execute_tool policy_expert').attributes['gen_ai.tool.call.result']).toBe(
+      '30 days',
+    );
   });
 
   it('records no content when the Baton spans carry none (includeSensitiveData: false), same structure', () => {
@@ -142,21 +154,32 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
     exporter.reset();
     const { spans } = exportFlow({ sensitive: false });
     expect(renderTree(spans)).toBe(withContent);
-    for (const s of spans) for (const key of CONTENT_KEYS) expect(s.attributes, `${s.name} ${key}`).not.toHaveProperty(key);
+    for (const s of spans)
+      for (const key of CONTENT_KEYS)
+        expect(s.attributes, `${s.name} ${key}`).not.toHaveProperty(key);
     expect(one(spans, 'chat gpt-test', 0).attributes['gen_ai.usage.input_tokens']).toBe(100);
-    expect(one(spans, 'execute_tool lookup_order').attributes['gen_ai.tool.call.id']).toBe('call_lookup');
+    expect(one(spans, 'execute_tool lookup_order').attributes['gen_ai.tool.call.id']).toBe(
+      'call_lookup',
+    );
   });
 
   it('captureContent: false drops content even when the Baton spans carry it', () => {
     const { spans } = exportFlow({ sensitive: true }, false);
     expect(renderTree(spans)).toBe(SUPPORT_FLOW_TREE);
-    for (const s of spans) for (const key of CONTENT_KEYS) expect(s.attributes, `${s.name} ${key}`).not.toHaveProperty(key);
+    for (const s of spans)
+      for (const key of CONTENT_KEYS)
+        expect(s.attributes, `${s.name} ${key}`).not.toHaveProperty(key);
   });
 
   it('marks a failed span with status ERROR, an exception event and error.type', () => {
-    const { spans } = exportFlow({ toolError: { message: 'Order service timed out', data: { type: 'ToolTimeoutError' } } });
+    const { spans } = exportFlow({
+      toolError: { message: 'Order service timed out', data: { type: 'ToolTimeoutError' } },
+    });
     const failed = one(spans, 'execute_tool lookup_order') as ReadableSpan;
-    expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Order service timed out' });
+    expect(failed.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: 'Order service timed out',
+    });
     expect(failed.attributes['error.type']).toBe('ToolTimeoutError');
     expect(failed.events).toHaveLength(1);
     expect(failed.events[0].name).toBe('exception');
@@ -164,10 +187,14 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
       'exception.message': 'Order service timed out',
       'exception.type': 'ToolTimeoutError',
     });
-    for (const s of spans.filter((x) => x !== failed)) expect(s.status.code, s.name).toBe(SpanStatusCode.UNSET);
+    for (const s of spans.filter((x) => x !== failed))
+      expect(s.status.code, s.name).toBe(SpanStatusCode.UNSET);
 
     exporter.reset();
-    const plain = one(exportFlow({ toolError: { message: 'boom' } }).spans, 'execute_tool lookup_order');
+    const plain = one(
+      exportFlow({ toolError: { message: 'boom' } }).spans,
+      'execute_tool lookup_order',
+    );
     expect(plain.attributes['error.type']).toBe('_OTHER');
     expect(plain.events[0].attributes?.['exception.message']).toBe('boom');
   });
@@ -175,15 +202,41 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
   it('ignores spans of unknown traces and second ends, ends spans left open at trace end, and keeps no state', () => {
     const p = new OtelTracingProcessor({ tracerProvider: provider });
     const now = Date.now();
-    p.onSpanStart({ spanId: 'span_x', traceId: 'trace_unknown', parentId: null, data: { kind: 'custom', name: 'stray' }, startedAt: now });
-    p.onSpanEnd({ spanId: 'span_x', traceId: 'trace_unknown', parentId: null, data: { kind: 'custom', name: 'stray' }, startedAt: now, endedAt: now });
+    p.onSpanStart({
+      spanId: 'span_x',
+      traceId: 'trace_unknown',
+      parentId: null,
+      data: { kind: 'custom', name: 'stray' },
+      startedAt: now,
+    });
+    p.onSpanEnd({
+      spanId: 'span_x',
+      traceId: 'trace_unknown',
+      parentId: null,
+      data: { kind: 'custom', name: 'stray' },
+      startedAt: now,
+      endedAt: now,
+    });
     const trace = { traceId: 'trace_t1', name: 'wf', startedAt: now };
     p.onTraceStart(trace);
-    const done = { spanId: 'span_done', traceId: 'trace_t1', parentId: null, data: { kind: 'custom' as const, name: 'done' }, startedAt: now, endedAt: now + 1 };
+    const done = {
+      spanId: 'span_done',
+      traceId: 'trace_t1',
+      parentId: null,
+      data: { kind: 'custom' as const, name: 'done' },
+      startedAt: now,
+      endedAt: now + 1,
+    };
     p.onSpanStart(done);
     p.onSpanEnd(done);
     p.onSpanEnd(done);
-    p.onSpanStart({ spanId: 'span_open', traceId: 'trace_t1', parentId: 'span_missing', data: { kind: 'turn', turn: 1, agentName: 'a' }, startedAt: now + 2 });
+    p.onSpanStart({
+      spanId: 'span_open',
+      traceId: 'trace_t1',
+      parentId: 'span_missing',
+      data: { kind: 'turn', turn: 1, agentName: 'a' },
+      startedAt: now + 2,
+    });
     p.onTraceEnd({ ...trace, endedAt: now + 5 });
     p.onTraceEnd({ ...trace, endedAt: now + 6 });
 
@@ -193,12 +246,20 @@ describe('OtelTracingProcessor with the real OTel SDK (InMemorySpanExporter)', (
     expect(open.attributes['baton.span.unfinished']).toBe(true);
     expect(hrToMs(open.endTime)).toBe(now + 5);
     expect(parentOf(spans, open)?.name).toBe('wf');
-    expect(p['spans'].size).toBe(0);
-    expect(p['traces'].size).toBe(0);
+    const state = p as unknown as { spans: Map<string, unknown>; traces: Map<string, unknown> };
+    expect(state.spans.size).toBe(0);
+    expect(state.traces.size).toBe(0);
   });
 
   it('never throws into the caller when the tracer throws', () => {
-    const broken = { startSpan: () => { throw new Error('tracer down'); }, startActiveSpan: () => { throw new Error('tracer down'); } };
+    const broken = {
+      startSpan: () => {
+        throw new Error('tracer down');
+      },
+      startActiveSpan: () => {
+        throw new Error('tracer down');
+      },
+    };
     const p = new OtelTracingProcessor({ tracer: broken as never });
     expect(() => driveSupportFlow(p)).not.toThrow();
   });

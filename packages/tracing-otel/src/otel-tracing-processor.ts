@@ -89,7 +89,8 @@ export class OtelTracingProcessor implements TracingProcessor {
 
   constructor(options: OtelTracingProcessorOptions = {}) {
     this.provider = options.tracerProvider;
-    this.tracer = options.tracer ?? (this.provider ?? trace.getTracerProvider()).getTracer(OTEL_SCOPE_NAME);
+    this.tracer =
+      options.tracer ?? (this.provider ?? trace.getTracerProvider()).getTracer(OTEL_SCOPE_NAME);
     this.captureContent = options.captureContent ?? true;
   }
 
@@ -162,8 +163,14 @@ export class OtelTracingProcessor implements TracingProcessor {
       if (span.error) {
         const message = String(span.error.message ?? '');
         const type = span.error.data?.type;
-        otelSpan.setAttribute(ERROR_TYPE, typeof type === 'string' && type ? type : ERROR_TYPE_OTHER);
-        otelSpan.recordException({ name: typeof type === 'string' && type ? type : 'Error', message }, endTime);
+        otelSpan.setAttribute(
+          ERROR_TYPE,
+          typeof type === 'string' && type ? type : ERROR_TYPE_OTHER,
+        );
+        otelSpan.recordException(
+          { name: typeof type === 'string' && type ? type : 'Error', message },
+          endTime,
+        );
         otelSpan.setStatus({ code: SpanStatusCode.ERROR, message });
       }
       otelSpan.end(endTime);

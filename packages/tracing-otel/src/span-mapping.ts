@@ -64,7 +64,11 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
       set(attributes, GEN_AI.USAGE_INPUT_TOKENS, num(u.inputTokens));
       set(attributes, GEN_AI.USAGE_OUTPUT_TOKENS, num(u.outputTokens));
       set(attributes, GEN_AI.USAGE_CACHE_READ_INPUT_TOKENS, positive(u.cachedInputTokens));
-      set(attributes, GEN_AI.USAGE_CACHE_CREATION_INPUT_TOKENS, positive(u.cacheCreationInputTokens));
+      set(
+        attributes,
+        GEN_AI.USAGE_CACHE_CREATION_INPUT_TOKENS,
+        positive(u.cacheCreationInputTokens),
+      );
       set(attributes, GEN_AI.USAGE_REASONING_OUTPUT_TOKENS, positive(u.reasoningTokens));
       if (d.output) {
         const reason = toGenAiOutputMessages(d.output)[0].finish_reason!;
@@ -74,7 +78,9 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
         if (d.input) attributes[GEN_AI.INPUT_MESSAGES] = json(toGenAiInputMessages(d.input));
         if (d.output) attributes[GEN_AI.OUTPUT_MESSAGES] = json(toGenAiOutputMessages(d.output));
         if (d.systemInstructions) {
-          attributes[GEN_AI.SYSTEM_INSTRUCTIONS] = json(toGenAiSystemInstructions(d.systemInstructions));
+          attributes[GEN_AI.SYSTEM_INSTRUCTIONS] = json(
+            toGenAiSystemInstructions(d.systemInstructions),
+          );
         }
       }
       return { name: d.model ? `chat ${d.model}` : 'chat', kind: SpanKind.CLIENT, attributes };
@@ -113,7 +119,11 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
       return { name: d.name, kind: SpanKind.INTERNAL, attributes };
     default:
       // A span kind newer than this package: keep it visible under its kind.
-      return { name: String((d as { kind?: unknown }).kind ?? 'span'), kind: SpanKind.INTERNAL, attributes };
+      return {
+        name: String((d as { kind?: unknown }).kind ?? 'span'),
+        kind: SpanKind.INTERNAL,
+        attributes,
+      };
   }
 }
 
@@ -127,7 +137,10 @@ export function toAttributeValue(value: unknown): AttributeValue | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (Array.isArray(value) && value.length > 0) {
     const t = typeof value[0];
-    if ((t === 'string' || t === 'number' || t === 'boolean') && value.every((v) => typeof v === t)) {
+    if (
+      (t === 'string' || t === 'number' || t === 'boolean') &&
+      value.every((v) => typeof v === t)
+    ) {
       return value as AttributeValue;
     }
   }

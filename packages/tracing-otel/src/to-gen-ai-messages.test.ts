@@ -5,7 +5,11 @@ describe('Baton items → GenAI messages (semantic conventions v1.41.0)', () => 
   it('groups an assistant turn into one message and gives each tool result its own tool message', () => {
     const messages = toGenAiInputMessages([
       { type: 'message', role: 'system', content: 'Be brief.' },
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris and Rome?' }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'Weather in Paris and Rome?' }],
+      },
       { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Two lookups.' }] },
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
       { type: 'function_call', call_id: 'c1', name: 'weather', arguments: '{"city":"Paris"}' },
@@ -56,13 +60,24 @@ describe('Baton items → GenAI messages (semantic conventions v1.41.0)', () => 
       { type: 'file', modality: 'image', file_id: 'file_1' },
       { type: 'uri', modality: 'document', uri: 'https://example.com/a.pdf' },
     ]);
-    expect(assistant.parts).toEqual([{ type: 'refusal', content: 'No.' }, { type: 'web_search_call', id: 'ws_1' }]);
+    expect(assistant.parts).toEqual([
+      { type: 'refusal', content: 'No.' },
+      { type: 'web_search_call', id: 'ws_1' },
+    ]);
   });
 
   it('puts one response in one assistant output message with its finish_reason', () => {
-    expect(toGenAiOutputMessages([{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] }])).toEqual([
+    expect(
+      toGenAiOutputMessages([
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] },
+      ]),
+    ).toEqual([
       { role: 'assistant', parts: [{ type: 'text', content: 'Hi' }], finish_reason: 'stop' },
     ]);
-    expect(toGenAiOutputMessages([{ type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }])[0].finish_reason).toBe('tool_call');
+    expect(
+      toGenAiOutputMessages([
+        { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+      ])[0].finish_reason,
+    ).toBe('tool_call');
   });
 });

@@ -32,10 +32,7 @@ export function toGenAiInputMessages(items: readonly unknown[]): GenAiMessage[] 
     const role = roleOf(item);
     const isMessage = item.type === 'message';
     const startsNew =
-      !current ||
-      current.role !== role ||
-      role === 'tool' ||
-      (isMessage && current.hasMessageItem);
+      !current || current.role !== role || role === 'tool' || (isMessage && current.hasMessageItem);
     if (startsNew) {
       current = { role, parts: [], hasMessageItem: false };
       messages.push(current);
@@ -94,7 +91,8 @@ function partsOf(item: AnyItem): GenAiPart[] {
           type: 'tool_call',
           id: item.call_id,
           name: item.name,
-          arguments: typeof item.arguments === 'string' ? parseJsonLoose(item.arguments) : item.arguments,
+          arguments:
+            typeof item.arguments === 'string' ? parseJsonLoose(item.arguments) : item.arguments,
         },
       ];
     case 'function_call_output':
@@ -114,10 +112,13 @@ function contentParts(content: unknown): GenAiPart[] {
   const parts: GenAiPart[] = [];
   for (const p of content as AnyItem[]) {
     if (!p || typeof p !== 'object') continue;
-    if (p.type === 'input_text' || p.type === 'output_text') parts.push({ type: 'text', content: String(p.text ?? '') });
-    else if (p.type === 'refusal') parts.push({ type: 'refusal', content: String(p.refusal ?? '') });
+    if (p.type === 'input_text' || p.type === 'output_text')
+      parts.push({ type: 'text', content: String(p.text ?? '') });
+    else if (p.type === 'refusal')
+      parts.push({ type: 'refusal', content: String(p.refusal ?? '') });
     else if (p.type === 'input_image') parts.push(mediaPart('image', p.image_url, p.file_id));
-    else if (p.type === 'input_file') parts.push(mediaPart('document', p.file_data ?? p.file_url, p.file_id));
+    else if (p.type === 'input_file')
+      parts.push(mediaPart('document', p.file_data ?? p.file_url, p.file_id));
     else parts.push({ type: String(p.type) });
   }
   return parts;
@@ -142,5 +143,7 @@ function outputOf(output: unknown): unknown {
 
 function textsOf(list: unknown): string[] {
   if (!Array.isArray(list)) return [];
-  return list.map((p: AnyItem) => (typeof p?.text === 'string' ? p.text : '')).filter((t) => t.length > 0);
+  return list
+    .map((p: AnyItem) => (typeof p?.text === 'string' ? p.text : ''))
+    .filter((t) => t.length > 0);
 }

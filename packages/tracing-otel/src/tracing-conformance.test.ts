@@ -1,7 +1,11 @@
 import type { Span, Trace, TracingProcessor } from '@baton/kernel';
 import { describeTracingConformance } from '@baton/testing';
 import { SpanStatusCode } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { expect } from 'vitest';
 import { parentOf } from './__fixtures__/otel-tree.js';
 import { OtelTracingProcessor } from './otel-tracing-processor.js';
@@ -12,7 +16,11 @@ describeTracingConformance(
   'OtelTracingProcessor',
   () => {
     const exporter = new InMemorySpanExporter();
-    const p = new OtelTracingProcessor({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) });
+    const p = new OtelTracingProcessor({
+      tracerProvider: new BasicTracerProvider({
+        spanProcessors: [new SimpleSpanProcessor(exporter)],
+      }),
+    });
     exporters.set(p, exporter);
     return p;
   },
@@ -22,11 +30,27 @@ describeTracingConformance(
       expect(exported).toHaveLength(spans.length + 1);
       const root = exported.find((s) => s.attributes['baton.trace.id'] === trace.traceId)!;
       expect(root.name).toBe(trace.name);
-      for (const kind of ['agent', 'turn', 'generation', 'function', 'handoff', 'guardrail', 'mcp_list_tools', 'custom']) {
-        expect(exported.some((s) => s.attributes['baton.span.kind'] === kind), kind).toBe(true);
+      for (const kind of [
+        'agent',
+        'turn',
+        'generation',
+        'function',
+        'handoff',
+        'guardrail',
+        'mcp_list_tools',
+        'custom',
+      ]) {
+        expect(
+          exported.some((s) => s.attributes['baton.span.kind'] === kind),
+          kind,
+        ).toBe(true);
       }
       const failed = exported.filter((s) => s.status.code === SpanStatusCode.ERROR);
-      expect(failed.map((s) => s.name)).toEqual(spans.filter((s) => s.error).map((s) => `execute_tool ${(s.data as { name: string }).name}`));
+      expect(failed.map((s) => s.name)).toEqual(
+        spans
+          .filter((s) => s.error)
+          .map((s) => `execute_tool ${(s.data as { name: string }).name}`),
+      );
       const custom = exported.find((s) => s.attributes['baton.span.kind'] === 'custom')!;
       expect(parentOf(exported, custom)?.attributes['baton.span.kind']).toBe('function');
     },

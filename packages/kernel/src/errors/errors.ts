@@ -16,9 +16,18 @@ export class BatonError extends Error {
     this.kind = new.target.name;
     this.name = new.target.name;
   }
-  /** True for any Baton error, even one thrown by another copy of the kernel. */
-  static isInstance(value: unknown): value is BatonError {
-    return typeof value === 'object' && value !== null && (value as any)[BRAND] === true;
+  /**
+   * True when `value` is an error of this class (or a subclass), even one thrown by another
+   * copy of the kernel: `BatonError.isInstance(e)` matches every Baton error,
+   * `ModelCallError.isInstance(e)` only model-call errors.
+   */
+  static isInstance<T extends BatonError>(this: abstract new (...args: any[]) => T, value: unknown): value is T {
+    if (typeof value !== 'object' || value === null || (value as any)[BRAND] !== true) return false;
+    if ((this as unknown) === BatonError || value instanceof this) return true;
+    for (let proto = Object.getPrototypeOf(value); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      if (proto.constructor?.name === this.name) return true;
+    }
+    return false;
   }
 }
 

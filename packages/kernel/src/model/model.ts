@@ -70,6 +70,11 @@ export interface ModelTracing {
 /** One model call. */
 export interface ModelRequest {
   systemInstructions?: string;
+  /**
+   * The transcript to send, oldest first. Owned by the run and passed by reference (the loop
+   * appends to it after the call instead of copying history every turn): read it during the
+   * call, copy it (`input.slice()`) if you keep it, never mutate it.
+   */
   input: Item[];
   tools: ToolDefinition[];
   outputSchema?: OutputSchemaDefinition;

@@ -45,8 +45,7 @@ export const REDACTED_TOOL_ERROR = 'An error occurred while running the tool. Pl
  * {@link REDACTED_TOOL_ERROR} so internal details never reach the model, traces or logs.
  */
 export function defaultToolErrorFunction(_ctx: RunContext<any>, error: unknown): string {
-  if (error instanceof ToolInputError || error instanceof ToolTimeoutError) return `Error: ${error.message}`;
-  if (ToolInputError.isInstance(error) && (error as ToolInputError).kind === 'ToolInputError') return `Error: ${error.message}`;
+  if (ToolInputError.isInstance(error) || ToolTimeoutError.isInstance(error)) return `Error: ${error.message}`;
   return REDACTED_TOOL_ERROR;
 }
 

@@ -52,7 +52,7 @@ export async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<
 }
 
 /** Drains a stream, returning the events seen and the error it ended with (if any). */
-export async function collectUntilError(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error: unknown }> {
+export async function collectUntilError(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error: any }> {
   const events: ModelStreamEvent[] = [];
   try {
     for await (const event of stream) {

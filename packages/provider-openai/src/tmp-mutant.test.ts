@@ -1,0 +1,23 @@
+import { describeModelConformance } from '@baton/testing';
+import type { Model } from '@baton/kernel';
+import { jsonFixture, sseFixture, testModel } from './__fixtures__/fixtures.js';
+import OpenAI from 'openai';
+import { OpenAIResponsesModel } from './openai-responses-model.js';
+
+describeModelConformance('mutant', (server) => {
+  const m = testModel(server);
+  const retrying = new OpenAIResponsesModel('gpt-4.1', { client: new OpenAI({ apiKey: 'k', baseURL: `${server.url}/v1`, maxRetries: 2 }) });
+  return {
+    ...m, specificationVersion: 'v1', provider: 'x', modelId: 'y',
+    getResponse: (r) => retrying.getResponse(r),
+    async *getStreamedResponse(r) { for await (const e of m.getStreamedResponse(r)) if (e.type !== 'response_done') yield e; },
+    getRetryAdvice: () => ({ retry: true }),
+  } as Model;
+}, {
+  text: { response: jsonFixture('text.json'), text: 'It is sunny and 22 °C in Paris right now.', usage: { inputTokens: 36, outputTokens: 14 } },
+  functionCall: { response: jsonFixture('function-call.json'), call: { callId: 'call_Wq8nN3kTz1pYbV6sR2mXcA4d', name: 'get_weather', arguments: { city: 'Paris' } } },
+  streamedText: { response: sseFixture('text.chunks.txt'), text: 'It is sunny and 22 °C in Paris right now.' },
+  streamedToolCall: { response: sseFixture('tool-call.chunks.txt'), call: { callId: 'call_Zx9yW8vU7tS6rQ5pO4nM3lK2', name: 'get_weather', arguments: { city: 'Paris' } } },
+  rateLimited: { response: jsonFixture('error-429-rate-limit.json', 429, { 'retry-after': '2' }), retryAfterMs: 2000 },
+  badRequest: { response: jsonFixture('error-400.json', 400) },
+});

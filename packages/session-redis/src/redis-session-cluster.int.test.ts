@@ -1,0 +1,46 @@
+import type { Item } from '@baton/kernel';
+import { RedisSession } from '@baton/session-redis';
+import { describeSessionConformance } from '@baton/testing';
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRedis, type TestRedis } from './test-redis.js';
+
+let redis: TestRedis;
+let cluster: Cluster;
+beforeAll(async () => {
+  redis = await startTestRedis({ cluster: true });
+  cluster = new Cluster([{ host: '127.0.0.1', port: redis.port }], { keyPrefix: 'c:' });
+  await new Promise<void>((resolve, reject) => {
+    cluster.once('ready', () => resolve());
+    cluster.once('error', reject);
+  });
+});
+afterAll(async () => {
+  cluster?.disconnect();
+  await redis?.dispose();
+});
+
+const user = (content: string): Item => ({ type: 'message', role: 'user', content });
+
+describeSessionConformance('RedisSession (Redis Cluster client)', (sessionId) => {
+  return new RedisSession({ sessionId, client: cluster, ttlSeconds: 600 });
+});
+
+describe('RedisSession on Redis Cluster', () => {
+  it('puts both keys of a session in one slot, so MULTI and DEL across them are allowed', async () => {
+    const session = new RedisSession({ sessionId: 'user:42', client: cluster });
+    const slot = (key: string) => cluster.cluster('KEYSLOT', `c:${key}`) as Promise<number>;
+    expect(await slot(session.itemsKey)).toBe(await slot(session.metaKey));
+    expect(await slot(session.itemsKey)).toBe(await slot('{user:42}'));
+    // Without the hash tag the two keys would land in different slots, which Redis Cluster refuses.
+    expect(await slot('baton:session:user:42:items')).not.toBe(await slot('baton:session:user:42:meta'));
+    const crossSlot = await cluster.del('baton:session:user:42:items', 'baton:session:user:42:meta').catch((e) => e);
+    expect(String(crossSlot)).toMatch(/CROSSSLOT|same slot/i);
+
+    await session.addItems([user('a'), user('b')]);
+    expect(await session.popItem()).toEqual(user('b'));
+    expect((await session.getMetadata())!.itemCount).toBe(1);
+    await session.clearSession();
+    expect(await session.getItems()).toEqual([]);
+  });
+});
