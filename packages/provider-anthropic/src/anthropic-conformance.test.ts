@@ -5,7 +5,10 @@ import { createAnthropicProvider } from './anthropic-provider.js';
 
 describeModelConformance(
   'AnthropicMessagesModel',
-  (server) => createAnthropicProvider({ apiKey: 'test-dummy-key', baseURL: server.url }).getModel('claude-sonnet-4-6'),
+  (server) =>
+    createAnthropicProvider({ apiKey: 'test-dummy-key', baseURL: server.url }).getModel(
+      'claude-sonnet-4-6',
+    ),
   {
     text: {
       response: { kind: 'json', body: recorded('anthropic-text.json') },
@@ -14,22 +17,45 @@ describeModelConformance(
     },
     functionCall: {
       response: { kind: 'json', body: recorded('anthropic-json-other-tool.1.json') },
-      call: { callId: 'toolu_01PQjhxo3eirCdKNvCJrKc8f', name: 'weather', arguments: { location: 'San Francisco' } },
+      call: {
+        callId: 'toolu_01PQjhxo3eirCdKNvCJrKc8f',
+        name: 'weather',
+        arguments: { location: 'San Francisco' },
+      },
     },
     streamedText: {
-      response: { kind: 'sse', body: chunksToSse(recorded('anthropic-text.chunks.txt'), 'anthropic') },
+      response: {
+        kind: 'sse',
+        body: chunksToSse(recorded('anthropic-text.chunks.txt'), 'anthropic'),
+      },
       text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
     },
     streamedToolCall: {
-      response: { kind: 'sse', body: chunksToSse(recorded('anthropic-json-other-tool.1.chunks.txt'), 'anthropic') },
-      call: { callId: 'toolu_019Zvehfe1XQWweT1pm7okyt', name: 'weather', arguments: { location: 'San Francisco' } },
+      response: {
+        kind: 'sse',
+        body: chunksToSse(recorded('anthropic-json-other-tool.1.chunks.txt'), 'anthropic'),
+      },
+      call: {
+        callId: 'toolu_019Zvehfe1XQWweT1pm7okyt',
+        name: 'weather',
+        arguments: { location: 'San Francisco' },
+      },
     },
     rateLimited: {
-      response: { kind: 'json', status: 429, headers: { 'retry-after': '3' }, body: ownFixture('rate-limit-429.json') },
+      response: {
+        kind: 'json',
+        status: 429,
+        headers: { 'retry-after': '3' },
+        body: ownFixture('rate-limit-429.json'),
+      },
       retryAfterMs: 3000,
     },
     badRequest: {
-      response: { kind: 'json', status: 400, body: recorded('test_anthropic_explicit_effort_xhigh_unsupported_model_errors.1.json') },
+      response: {
+        kind: 'json',
+        status: 400,
+        body: recorded('test_anthropic_explicit_effort_xhigh_unsupported_model_errors.1.json'),
+      },
     },
   },
 );

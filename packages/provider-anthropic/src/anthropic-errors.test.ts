@@ -2,9 +2,15 @@
  * API failures through the real SDK → `ModelCallError` and retry advice. The client never
  * retries by itself (the kernel owns retries).
  */
-import { type MessageItem, ModelCallError, extractText } from '@baton/kernel';
+import { extractText, type MessageItem, ModelCallError } from '@baton/kernel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect, type Harness, ownFixture, request, startHarness } from './__fixtures__/harness.js';
+import {
+  collect,
+  type Harness,
+  ownFixture,
+  request,
+  startHarness,
+} from './__fixtures__/harness.js';
 import { parseRetryAfterMs } from './anthropic-errors.js';
 
 let h: Harness;
@@ -19,16 +25,32 @@ beforeEach(() => {
   expect(h.server.pending()).toBe(0);
 });
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e) as Promise<ModelCallError>;
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  ) as Promise<ModelCallError>;
 
 describe('Anthropic errors', () => {
   it('529 overloaded, then success: retryable with the retry-after delay; the SDK did not retry on its own', async () => {
     const model = h.model();
-    h.server.enqueue({ kind: 'json', status: 529, headers: { 'retry-after': '2' }, body: ownFixture('overloaded-529.json') });
+    h.server.enqueue({
+      kind: 'json',
+      status: 529,
+      headers: { 'retry-after': '2' },
+      body: ownFixture('overloaded-529.json'),
+    });
     const error = await failure(model.getResponse(request('hi')));
     expect(ModelCallError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ statusCode: 529, retryable: true, retryAfterMs: 2000, code: 'overloaded_error' });
-    expect(error.message).toContain('Anthropic API error 529 (overloaded_error): Overloaded [request req_fx_overloaded_01]');
+    expect(error).toMatchObject({
+      statusCode: 529,
+      retryable: true,
+      retryAfterMs: 2000,
+      code: 'overloaded_error',
+    });
+    expect(error.message).toContain(
+      'Anthropic API error 529 (overloaded_error): Overloaded [request req_fx_overloaded_01]',
+    );
     expect(h.server.requests).toHaveLength(1);
     expect(model.getRetryAdvice(error, 1)).toEqual({ retry: true, delayMs: 2000 });
 
@@ -40,14 +62,28 @@ describe('Anthropic errors', () => {
 
   it('429 is retryable with retry-after-ms; 401 is not', async () => {
     const model = h.model();
-    h.server.enqueue({ kind: 'json', status: 429, headers: { 'retry-after-ms': '1500', 'retry-after': '9' }, body: ownFixture('rate-limit-429.json') });
+    h.server.enqueue({
+      kind: 'json',
+      status: 429,
+      headers: { 'retry-after-ms': '1500', 'retry-after': '9' },
+      body: ownFixture('rate-limit-429.json'),
+    });
     const limited = await failure(model.getResponse(request('hi')));
-    expect(limited).toMatchObject({ statusCode: 429, retryable: true, retryAfterMs: 1500, code: 'rate_limit_error' });
+    expect(limited).toMatchObject({
+      statusCode: 429,
+      retryable: true,
+      retryAfterMs: 1500,
+      code: 'rate_limit_error',
+    });
     expect(model.getRetryAdvice(limited, 1)).toEqual({ retry: true, delayMs: 1500 });
 
     h.server.enqueue({ kind: 'json', status: 401, body: ownFixture('authentication-401.json') });
     const denied = await failure(model.getResponse(request('hi')));
-    expect(denied).toMatchObject({ statusCode: 401, retryable: false, code: 'authentication_error' });
+    expect(denied).toMatchObject({
+      statusCode: 401,
+      retryable: false,
+      code: 'authentication_error',
+    });
     expect(denied.message).toContain('Check the API key');
     expect(model.getRetryAdvice(denied, 1)).toEqual({ retry: false });
   });
@@ -61,7 +97,17 @@ describe('Anthropic errors', () => {
       [403, false],
     ];
     for (const [status, retryable] of cases) {
-      h.server.enqueue({ kind: 'json', status, body: { type: 'error', error: { type: status >= 500 ? 'api_error' : 'not_found_error', message: `status ${status}` } } });
+      h.server.enqueue({
+        kind: 'json',
+        status,
+        body: {
+          type: 'error',
+          error: {
+            type: status >= 500 ? 'api_error' : 'not_found_error',
+            message: `status ${status}`,
+          },
+        },
+      });
       const error = await failure(model.getResponse(request('hi')));
       expect(error).toMatchObject({ statusCode: status, retryable });
       expect(error.retryAfterMs).toBeUndefined();
@@ -73,7 +119,8 @@ describe('Anthropic errors', () => {
     const seen: string[] = [];
     const error = await failure(
       (async () => {
-        for await (const e of h.model().getStreamedResponse(request('hi'))) if (e.type === 'text_delta') seen.push(e.delta);
+        for await (const e of h.model().getStreamedResponse(request('hi')))
+          if (e.type === 'text_delta') seen.push(e.delta);
       })(),
     );
     expect(seen).toEqual(['Hel']);
@@ -95,7 +142,9 @@ describe('Anthropic errors', () => {
     const reason = new Error('user pressed stop');
     controller.abort(reason);
     h.server.enqueue({ kind: 'json', body: ownFixture('text.json') });
-    await expect(model.getResponse(request('hi', { signal: controller.signal }))).rejects.toBe(reason);
+    await expect(model.getResponse(request('hi', { signal: controller.signal }))).rejects.toBe(
+      reason,
+    );
     h.server.requests.length = 0;
     while (h.server.pending() > 0) await model.getResponse(request('drain'));
 

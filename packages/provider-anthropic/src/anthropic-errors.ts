@@ -47,10 +47,13 @@ function advice(status: number | undefined): string {
  * Milliseconds to wait before retrying, from `retry-after-ms` (milliseconds) or `retry-after`
  * (seconds, or an HTTP date). `undefined` when neither header is present or parseable.
  */
-export function parseRetryAfterMs(headers: { get(name: string): string | null } | undefined | null): number | undefined {
+export function parseRetryAfterMs(
+  headers: { get(name: string): string | null } | undefined | null,
+): number | undefined {
   if (!headers || typeof headers.get !== 'function') return undefined;
   const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0)
+    return Number(ms);
   const after = headers.get('retry-after');
   if (after === null || after.trim() === '') return undefined;
   const seconds = Number(after);
@@ -71,21 +74,27 @@ export function parseRetryAfterMs(headers: { get(name: string): string | null } 
 export function toModelCallError(error: unknown): unknown {
   if (ModelCallError.isInstance(error) || error instanceof APIUserAbortError) return error;
   if (error instanceof APIConnectionError) {
-    return new ModelCallError(`Could not reach the Anthropic API: ${error.message}. Retrying may succeed; check baseURL and the network if it persists.`, {
-      retryable: true,
-      code: 'connection_error',
-      cause: error,
-    });
+    return new ModelCallError(
+      `Could not reach the Anthropic API: ${error.message}. Retrying may succeed; check baseURL and the network if it persists.`,
+      {
+        retryable: true,
+        code: 'connection_error',
+        cause: error,
+      },
+    );
   }
   if (!(error instanceof APIError)) return error;
   const type = error.type ?? undefined;
   const status = error.status ?? (type ? STREAM_ERROR_STATUS[type] : undefined);
   const retryable = status !== undefined ? RETRYABLE_STATUS.has(status) : false;
-  const where = error.status === undefined ? 'Anthropic stream error' : `Anthropic API error ${error.status}`;
+  const where =
+    error.status === undefined ? 'Anthropic stream error' : `Anthropic API error ${error.status}`;
   const detail = (error.apiMessage ?? error.message).replace(/\.+$/, '');
   const body = error.error as { request_id?: unknown } | undefined;
-  const requestId = error.requestID ?? (typeof body?.request_id === 'string' ? body.request_id : undefined);
-  const text = `${where}${type ? ` (${type})` : ''}: ${detail}${requestId ? ` [request ${requestId}]` : ''}. ${advice(status)}`.trim();
+  const requestId =
+    error.requestID ?? (typeof body?.request_id === 'string' ? body.request_id : undefined);
+  const text =
+    `${where}${type ? ` (${type})` : ''}: ${detail}${requestId ? ` [request ${requestId}]` : ''}. ${advice(status)}`.trim();
   return new ModelCallError(text, {
     statusCode: status,
     retryable,
@@ -105,7 +114,9 @@ export function anthropicRetryAdvice(error: unknown): RetryAdvice | undefined {
   const mapped = toModelCallError(error);
   if (ModelCallError.isInstance(mapped)) {
     const e = mapped as ModelCallError;
-    return e.retryAfterMs !== undefined ? { retry: e.retryable, delayMs: e.retryAfterMs } : { retry: e.retryable };
+    return e.retryAfterMs !== undefined
+      ? { retry: e.retryable, delayMs: e.retryAfterMs }
+      : { retry: e.retryable };
   }
   return undefined;
 }
@@ -117,10 +128,16 @@ export function anthropicRetryAdvice(error: unknown): RetryAdvice | undefined {
  */
 export function toStreamReadError(error: unknown): unknown {
   if (error instanceof APIError || ModelCallError.isInstance(error)) return toModelCallError(error);
-  const detail = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
-  return new ModelCallError(`The Anthropic response stream broke before it finished: ${detail}. Retrying may succeed.`, {
-    retryable: true,
-    code: 'stream_interrupted',
-    cause: error,
-  });
+  const detail =
+    error instanceof Error
+      ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
+      : String(error);
+  return new ModelCallError(
+    `The Anthropic response stream broke before it finished: ${detail}. Retrying may succeed.`,
+    {
+      retryable: true,
+      code: 'stream_interrupted',
+      cause: error,
+    },
+  );
 }

@@ -3,7 +3,10 @@
  * unmodified `@anthropic-ai/sdk` client (`client.messages.create`, `stream: true` for streaming).
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  MessageCreateParamsNonStreaming,
+  MessageCreateParamsStreaming,
+} from '@anthropic-ai/sdk/resources/messages';
 import {
   addUsage,
   emptyUsage,
@@ -18,7 +21,10 @@ import {
 import { anthropicRetryAdvice, toModelCallError, toStreamReadError } from './anthropic-errors.js';
 import { type AnthropicRequestOptions, buildAnthropicRequest } from './anthropic-request.js';
 import { type AnthropicStreamResult, anthropicStreamEvents } from './anthropic-stream.js';
-import { type AnthropicMessageLike, convertFromAnthropicOutput } from './convert-from-anthropic-output.js';
+import {
+  type AnthropicMessageLike,
+  convertFromAnthropicOutput,
+} from './convert-from-anthropic-output.js';
 import { ANTHROPIC_PROVIDER_ID } from './convert-to-anthropic-input.js';
 
 /** Options of {@link AnthropicMessagesModel}. */
@@ -59,7 +65,9 @@ export class AnthropicMessagesModel implements Model {
   constructor(modelId: string, options: AnthropicMessagesModelOptions = {}) {
     this.modelId = modelId;
     this.options = options;
-    this.client = options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+    this.client =
+      options.client ??
+      new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
   }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
@@ -71,7 +79,10 @@ export class AnthropicMessagesModel implements Model {
       let message: AnthropicMessageLike;
       try {
         const params = body as unknown as MessageCreateParamsNonStreaming;
-        message = (await this.client.messages.create(params, { signal: request.signal, maxRetries: 0 })) as unknown as AnthropicMessageLike;
+        message = (await this.client.messages.create(params, {
+          signal: request.signal,
+          maxRetries: 0,
+        })) as unknown as AnthropicMessageLike;
       } catch (error) {
         throw this.failure(error, request);
       }
@@ -88,20 +99,32 @@ export class AnthropicMessagesModel implements Model {
     const usage = emptyUsage();
     let last: ModelResponse | undefined;
     for (let call = 0; ; call++) {
-      const body = { ...this.body(request, output), stream: true } as unknown as MessageCreateParamsStreaming;
+      const body = {
+        ...this.body(request, output),
+        stream: true,
+      } as unknown as MessageCreateParamsStreaming;
       let done: AnthropicStreamResult | undefined;
       try {
-        const stream = await this.client.messages.create(body, { signal: request.signal, maxRetries: 0 });
-        done = yield* anthropicStreamEvents(guardReads(stream), { outputIndexBase: output.length, emitStarted: call === 0 });
+        const stream = await this.client.messages.create(body, {
+          signal: request.signal,
+          maxRetries: 0,
+        });
+        done = yield* anthropicStreamEvents(guardReads(stream), {
+          outputIndexBase: output.length,
+          emitStarted: call === 0,
+        });
       } catch (error) {
         throw this.failure(error, request);
       }
       if (!done) {
         if (request.signal?.aborted) throw request.signal.reason;
-        throw new ModelCallError('The Anthropic stream ended before message_stop (connection dropped?). Retrying may succeed.', {
-          retryable: true,
-          code: 'stream_incomplete',
-        });
+        throw new ModelCallError(
+          'The Anthropic stream ended before message_stop (connection dropped?). Retrying may succeed.',
+          {
+            retryable: true,
+            code: 'stream_incomplete',
+          },
+        );
       }
       last = done.response;
       output.push(...last.output);
@@ -123,10 +146,16 @@ export class AnthropicMessagesModel implements Model {
   }
 
   private continuePaused(message: AnthropicMessageLike, call: number): boolean {
-    return message.stop_reason === 'pause_turn' && call < (this.options.maxPauseTurnContinuations ?? 3);
+    return (
+      message.stop_reason === 'pause_turn' && call < (this.options.maxPauseTurnContinuations ?? 3)
+    );
   }
 
-  private merged(output: Item[], usage: ModelResponse['usage'], last: ModelResponse | undefined): ModelResponse {
+  private merged(
+    output: Item[],
+    usage: ModelResponse['usage'],
+    last: ModelResponse | undefined,
+  ): ModelResponse {
     const response: ModelResponse = { output, usage };
     if (last?.responseId) response.responseId = last.responseId;
     if (last?.modelName) response.modelName = last.modelName;

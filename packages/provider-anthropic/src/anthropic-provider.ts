@@ -46,16 +46,21 @@ export interface AnthropicProvider extends ModelProvider {
  * const agent = new Agent({ name: 'a', model: anthropic.getModel('claude-sonnet-4-6') });
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): AnthropicProvider {
-  const client = options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+  const client =
+    options.client ??
+    new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
   return {
     client,
     getModel(modelName?: string): AnthropicMessagesModel {
-      return new AnthropicMessagesModel(modelName || options.defaultModel || DEFAULT_ANTHROPIC_MODEL, {
-        client,
-        promptCaching: options.promptCaching,
-        defaultMaxTokens: options.defaultMaxTokens,
-        maxPauseTurnContinuations: options.maxPauseTurnContinuations,
-      });
+      return new AnthropicMessagesModel(
+        modelName || options.defaultModel || DEFAULT_ANTHROPIC_MODEL,
+        {
+          client,
+          promptCaching: options.promptCaching,
+          defaultMaxTokens: options.defaultMaxTokens,
+          maxPauseTurnContinuations: options.maxPauseTurnContinuations,
+        },
+      );
     },
   };
 }

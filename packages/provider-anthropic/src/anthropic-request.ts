@@ -3,7 +3,12 @@
  * https://docs.anthropic.com/en/api/messages): system, messages, tools, tool_choice,
  * max_tokens, thinking, structured output and prompt caching.
  */
-import type { MessageCreateParamsBase, TextBlockParam, ToolChoice, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  MessageCreateParamsBase,
+  TextBlockParam,
+  ToolChoice,
+  ToolUnion,
+} from '@anthropic-ai/sdk/resources/messages';
 import { type ModelRequest, type ToolDefinition, UserError } from '@baton/kernel';
 import { ANTHROPIC_PROVIDER_ID, convertToAnthropicInput } from './convert-to-anthropic-input.js';
 
@@ -38,7 +43,11 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
  * @throws UserError for a hosted tool of another provider (named in the message), and for
  *   `previousResponseId` / `conversationId` (Anthropic keeps no server-side conversation).
  */
-export function buildAnthropicRequest(modelId: string, request: ModelRequest, options: AnthropicRequestOptions = {}): AnthropicRequestBody {
+export function buildAnthropicRequest(
+  modelId: string,
+  request: ModelRequest,
+  options: AnthropicRequestOptions = {},
+): AnthropicRequestBody {
   if (request.previousResponseId || request.conversationId) {
     throw new UserError(
       'The Anthropic Messages API keeps no server-side conversation: previousResponseId / conversationId cannot be used with an Anthropic model. Send the full history instead.',
@@ -47,16 +56,28 @@ export function buildAnthropicRequest(modelId: string, request: ModelRequest, op
   const settings = request.modelSettings ?? {};
   const { system, messages } = convertToAnthropicInput(request.input, request.systemInstructions);
   const tools = request.tools.map(toAnthropicTool);
-  const extra = { ...(settings.providerOptions?.[ANTHROPIC_PROVIDER_ID] ?? {}) } as Record<string, unknown>;
+  const extra = { ...(settings.providerOptions?.[ANTHROPIC_PROVIDER_ID] ?? {}) } as Record<
+    string,
+    unknown
+  >;
 
   const body: AnthropicRequestBody = { model: modelId, max_tokens: 0, messages };
   if (system.length > 0) {
     body.system = options.promptCaching
-      ? system.map((text, i): TextBlockParam => (i === system.length - 1 ? { type: 'text', text, cache_control: EPHEMERAL } : { type: 'text', text }))
+      ? system.map(
+          (text, i): TextBlockParam =>
+            i === system.length - 1
+              ? { type: 'text', text, cache_control: EPHEMERAL }
+              : { type: 'text', text },
+        )
       : system.join('\n\n');
   }
   if (tools.length > 0) {
-    if (options.promptCaching) tools[tools.length - 1] = { ...tools[tools.length - 1], cache_control: EPHEMERAL } as ToolUnion;
+    if (options.promptCaching)
+      tools[tools.length - 1] = {
+        ...tools[tools.length - 1],
+        cache_control: EPHEMERAL,
+      } as ToolUnion;
     body.tools = tools;
     const choice = toToolChoice(settings.toolChoice, settings.parallelToolCalls);
     if (choice) body.tool_choice = choice;
@@ -64,8 +85,10 @@ export function buildAnthropicRequest(modelId: string, request: ModelRequest, op
   if (options.promptCaching) markLastMessage(body);
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
   if (settings.topP !== undefined) body.top_p = settings.topP;
-  if (settings.thinking) body.thinking = { type: 'enabled', budget_tokens: settings.thinking.budgetTokens };
-  if (request.outputSchema) body.output_config = { format: { type: 'json_schema', schema: request.outputSchema.schema } };
+  if (settings.thinking)
+    body.thinking = { type: 'enabled', budget_tokens: settings.thinking.budgetTokens };
+  if (request.outputSchema)
+    body.output_config = { format: { type: 'json_schema', schema: request.outputSchema.schema } };
 
   if (extra.output_config && body.output_config) {
     extra.output_config = { ...body.output_config, ...(extra.output_config as object) };
@@ -76,7 +99,8 @@ export function buildAnthropicRequest(modelId: string, request: ModelRequest, op
   const thinking = body.thinking as { type?: string; budget_tokens?: number } | undefined;
   const budget = thinking?.type === 'enabled' ? (thinking.budget_tokens ?? 0) : 0;
   if (extra.max_tokens === undefined) {
-    body.max_tokens = settings.maxOutputTokens ?? (budget >= defaultMax ? budget + defaultMax : defaultMax);
+    body.max_tokens =
+      settings.maxOutputTokens ?? (budget >= defaultMax ? budget + defaultMax : defaultMax);
   }
   return body;
 }
@@ -97,7 +121,10 @@ function toAnthropicTool(tool: ToolDefinition): ToolUnion {
   return { ...tool.providerData } as unknown as ToolUnion;
 }
 
-function toToolChoice(choice: string | undefined, parallel: boolean | undefined): ToolChoice | undefined {
+function toToolChoice(
+  choice: string | undefined,
+  parallel: boolean | undefined,
+): ToolChoice | undefined {
   const noParallel = parallel === false ? { disable_parallel_tool_use: true } : {};
   switch (choice) {
     case undefined:

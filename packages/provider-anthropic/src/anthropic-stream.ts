@@ -62,7 +62,8 @@ export async function* anthropicStreamEvents(
         message.id = ev.message?.id ?? '';
         message.model = ev.message?.model;
         message.usage = { ...(ev.message?.usage ?? {}) };
-        if (options.emitStarted !== false) yield { type: 'response_started', responseId: message.id };
+        if (options.emitStarted !== false)
+          yield { type: 'response_started', responseId: message.id };
         break;
       }
       case 'content_block_start': {
@@ -71,15 +72,25 @@ export async function* anthropicStreamEvents(
         if (block.type === 'text') {
           if (!textRun) {
             textRun = { outputIndex: nextIndex++, blocks: [] };
-            const item: Item = { type: 'message', role: 'assistant', content: [], status: 'in_progress' };
+            const item: Item = {
+              type: 'message',
+              role: 'assistant',
+              content: [],
+              status: 'in_progress',
+            };
             yield { type: 'output_item_added', item, outputIndex: textRun.outputIndex };
           }
           textRun.blocks.push(block);
-          if (typeof block.text === 'string' && block.text !== '') yield { type: 'text_delta', delta: block.text, outputIndex: textRun.outputIndex };
+          if (typeof block.text === 'string' && block.text !== '')
+            yield { type: 'text_delta', delta: block.text, outputIndex: textRun.outputIndex };
           break;
         }
         if (textRun) {
-          yield { type: 'output_item_done', item: textBlocksToMessage(textRun.blocks), outputIndex: textRun.outputIndex };
+          yield {
+            type: 'output_item_done',
+            item: textBlocksToMessage(textRun.blocks),
+            outputIndex: textRun.outputIndex,
+          };
           textRun = undefined;
         }
         const outputIndex = nextIndex++;
@@ -94,19 +105,33 @@ export async function* anthropicStreamEvents(
         const d = ev.delta ?? {};
         if (d.type === 'text_delta') {
           block.text = `${block.text ?? ''}${d.text}`;
-          if (d.text !== '') yield { type: 'text_delta', delta: d.text, outputIndex: textRun?.outputIndex };
+          if (d.text !== '')
+            yield { type: 'text_delta', delta: d.text, outputIndex: textRun?.outputIndex };
         } else if (d.type === 'input_json_delta') {
           block.partial_json = `${block.partial_json ?? ''}${d.partial_json}`;
           if (block.type === 'tool_use' && d.partial_json !== '') {
-            yield { type: 'function_call_arguments_delta', delta: d.partial_json, callId: String(block.id), outputIndex: outputIndexOf.get(ev.index) };
+            yield {
+              type: 'function_call_arguments_delta',
+              delta: d.partial_json,
+              callId: String(block.id),
+              outputIndex: outputIndexOf.get(ev.index),
+            };
           }
         } else if (d.type === 'thinking_delta') {
           block.thinking = `${block.thinking ?? ''}${d.thinking}`;
-          if (d.thinking !== '') yield { type: 'reasoning_delta', delta: d.thinking, outputIndex: outputIndexOf.get(ev.index) };
+          if (d.thinking !== '')
+            yield {
+              type: 'reasoning_delta',
+              delta: d.thinking,
+              outputIndex: outputIndexOf.get(ev.index),
+            };
         } else if (d.type === 'signature_delta') {
           block.signature = `${typeof block.signature === 'string' ? block.signature : ''}${d.signature}`;
         } else if (d.type === 'citations_delta') {
-          block.citations = [...(Array.isArray(block.citations) ? block.citations : []), d.citation];
+          block.citations = [
+            ...(Array.isArray(block.citations) ? block.citations : []),
+            d.citation,
+          ];
         }
         break;
       }
@@ -114,14 +139,19 @@ export async function* anthropicStreamEvents(
         const block = message.content[ev.index] as Accumulating | undefined;
         if (!block || block.type === 'text') break;
         finishToolInput(block);
-        yield { type: 'output_item_done', item: blockToItem(block), outputIndex: outputIndexOf.get(ev.index) };
+        yield {
+          type: 'output_item_done',
+          item: blockToItem(block),
+          outputIndex: outputIndexOf.get(ev.index),
+        };
         break;
       }
       case 'message_delta': {
         if (ev.delta?.stop_reason !== undefined) message.stop_reason = ev.delta.stop_reason;
         if (ev.delta?.stop_details !== undefined) message.stop_details = ev.delta.stop_details;
         for (const [key, value] of Object.entries(ev.usage ?? {})) {
-          if (value !== null && value !== undefined) (message.usage as Record<string, unknown>)[key] = value;
+          if (value !== null && value !== undefined)
+            (message.usage as Record<string, unknown>)[key] = value;
         }
         break;
       }
@@ -130,7 +160,8 @@ export async function* anthropicStreamEvents(
         for (const block of message.content) if (block.type !== 'text') finishToolInput(block);
         const response = convertFromAnthropicOutput(message);
         if (textRun) {
-          const item = response.output[textRun.outputIndex - base] ?? textBlocksToMessage(textRun.blocks);
+          const item =
+            response.output[textRun.outputIndex - base] ?? textBlocksToMessage(textRun.blocks);
           yield { type: 'output_item_done', item, outputIndex: textRun.outputIndex };
         }
         for (let i = nextIndex - base; i < response.output.length; i++) {
@@ -149,7 +180,13 @@ export async function* anthropicStreamEvents(
 /** The item announced at `content_block_start` (tool arguments and thinking are still empty). */
 function startedItem(block: AnthropicBlock): Item {
   if (block.type === 'tool_use') {
-    return { type: 'function_call', call_id: String(block.id), name: String(block.name), arguments: '', status: 'in_progress' };
+    return {
+      type: 'function_call',
+      call_id: String(block.id),
+      name: String(block.name),
+      arguments: '',
+      status: 'in_progress',
+    };
   }
   if (block.type === 'thinking') return { type: 'reasoning', summary: [], status: 'in_progress' };
   return blockToItem(block);

@@ -48,7 +48,8 @@ export interface AnthropicUsageLike {
  * (server-side compaction), the iterations are summed, as Anthropic bills them.
  */
 export function convertAnthropicUsage(usage: AnthropicUsageLike | null | undefined): Usage {
-  const parts = usage?.iterations && usage.iterations.length > 0 ? usage.iterations : usage ? [usage] : [];
+  const parts =
+    usage?.iterations && usage.iterations.length > 0 ? usage.iterations : usage ? [usage] : [];
   let fresh = 0;
   let read = 0;
   let created = 0;
@@ -97,7 +98,11 @@ export function convertFromAnthropicOutput(message: AnthropicMessageLike): Model
   }
   if (text.length > 0) output.push(textBlocksToMessage(text));
   applyStopReason(output, message);
-  const response: ModelResponse = { output, usage: convertAnthropicUsage(message.usage), responseId: message.id };
+  const response: ModelResponse = {
+    output,
+    usage: convertAnthropicUsage(message.usage),
+    responseId: message.id,
+  };
   if (message.model) response.modelName = message.model;
   return response;
 }
@@ -110,7 +115,8 @@ export function textBlocksToMessage(blocks: AnthropicBlock[]): MessageItem {
     const start = text.length;
     text += typeof block.text === 'string' ? block.text : '';
     const citations = Array.isArray(block.citations) ? block.citations : [];
-    for (const c of citations as Record<string, unknown>[]) annotations.push(toAnnotation(c, start, text.length));
+    for (const c of citations as Record<string, unknown>[])
+      annotations.push(toAnnotation(c, start, text.length));
   }
   const part: OutputTextPart = { type: 'output_text', text };
   if (annotations.length > 0) part.annotations = annotations;
@@ -119,7 +125,13 @@ export function textBlocksToMessage(blocks: AnthropicBlock[]): MessageItem {
 
 function toAnnotation(citation: Record<string, unknown>, start: number, end: number): unknown {
   if (citation.type === 'web_search_result_location') {
-    return { type: 'url_citation', url: citation.url, title: citation.title, start_index: start, end_index: end };
+    return {
+      type: 'url_citation',
+      url: citation.url,
+      title: citation.title,
+      start_index: start,
+      end_index: end,
+    };
   }
   return { type: 'anthropic_citation', start_index: start, end_index: end, citation };
 }
@@ -132,7 +144,9 @@ export function blockToItem(block: AnthropicBlock): Item {
       const item: ReasoningItem = {
         type: 'reasoning',
         summary: thinking === '' ? [] : [{ type: 'summary_text', text: thinking }],
-        provider_data: { [ANTHROPIC_PROVIDER_ID]: { type: 'thinking', signature: block.signature } },
+        provider_data: {
+          [ANTHROPIC_PROVIDER_ID]: { type: 'thinking', signature: block.signature },
+        },
       };
       return item;
     }
@@ -151,7 +165,10 @@ export function blockToItem(block: AnthropicBlock): Item {
         status: 'completed',
       } satisfies FunctionCallItem;
     default: {
-      const item: HostedItem = { type: 'hosted_tool_call', name: typeof block.name === 'string' ? block.name : block.type };
+      const item: HostedItem = {
+        type: 'hosted_tool_call',
+        name: typeof block.name === 'string' ? block.name : block.type,
+      };
       if (typeof block.id === 'string') item.id = block.id;
       item.provider_data = { [ANTHROPIC_PROVIDER_ID]: block };
       return item;
@@ -175,7 +192,13 @@ export function applyStopReason(output: Item[], message: AnthropicMessageLike): 
       const name = String(last.name);
       throw new ModelBehaviorError(
         `Anthropic stopped at ${reason} in the middle of tool call "${name}", so its arguments are incomplete. Raise modelSettings.maxOutputTokens (Anthropic max_tokens) or ask for smaller tool inputs.`,
-        { toolName: name, rawText: typeof last.partial_json === 'string' ? last.partial_json : JSON.stringify(last.input ?? {}) },
+        {
+          toolName: name,
+          rawText:
+            typeof last.partial_json === 'string'
+              ? last.partial_json
+              : JSON.stringify(last.input ?? {}),
+        },
       );
     }
     const msg = lastAssistantMessage(output);
@@ -191,7 +214,12 @@ export function applyStopReason(output: Item[], message: AnthropicMessageLike): 
     if (msg?.type === 'message' && msg.role === 'assistant' && Array.isArray(msg.content)) {
       msg.content.push({ type: 'refusal', refusal });
     } else {
-      output.push({ type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal }], status: 'completed' });
+      output.push({
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'refusal', refusal }],
+        status: 'completed',
+      });
     }
   }
 }

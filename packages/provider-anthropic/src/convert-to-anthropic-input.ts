@@ -10,7 +10,13 @@ import type {
   TextBlockParam,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import { type ContentPart, type FunctionCallItem, type Item, type ReasoningItem, UserError } from '@baton/kernel';
+import {
+  type ContentPart,
+  type FunctionCallItem,
+  type Item,
+  type ReasoningItem,
+  UserError,
+} from '@baton/kernel';
 
 /** The provider id under which Anthropic data lives in `provider_data`. */
 export const ANTHROPIC_PROVIDER_ID = 'anthropic';
@@ -44,7 +50,10 @@ type Block = ContentBlockParam;
  *
  * @throws UserError for an `input_file` whose media type Anthropic cannot read.
  */
-export function convertToAnthropicInput(items: readonly Item[], systemInstructions?: string): AnthropicInput {
+export function convertToAnthropicInput(
+  items: readonly Item[],
+  systemInstructions?: string,
+): AnthropicInput {
   const system: string[] = [];
   if (systemInstructions && systemInstructions.trim() !== '') system.push(systemInstructions);
   const messages: { role: Role; content: Block[] }[] = [];
@@ -69,7 +78,10 @@ export function convertToAnthropicInput(items: readonly Item[], systemInstructio
         push('assistant', [toolUseBlock(item)]);
         break;
       case 'function_call_output': {
-        const result: ToolResultBlockParam = { type: 'tool_result', tool_use_id: safeId(item.call_id) };
+        const result: ToolResultBlockParam = {
+          type: 'tool_result',
+          tool_use_id: safeId(item.call_id),
+        };
         const content = toolResultContent(item.output);
         if (content !== undefined) result.content = content;
         push('user', [result]);
@@ -81,7 +93,9 @@ export function convertToAnthropicInput(items: readonly Item[], systemInstructio
         break;
       }
       default: {
-        const data = (item as { provider_data?: Record<string, unknown> }).provider_data?.[ANTHROPIC_PROVIDER_ID];
+        const data = (item as { provider_data?: Record<string, unknown> }).provider_data?.[
+          ANTHROPIC_PROVIDER_ID
+        ];
         if (isBlock(data)) push('assistant', [data as Block]);
       }
     }
@@ -97,7 +111,11 @@ function safeId(id: string): string {
 }
 
 function isBlock(value: unknown): value is { type: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === 'string'
+  );
 }
 
 function toolUseBlock(item: FunctionCallItem): Block {
@@ -112,11 +130,18 @@ function toolUseBlock(item: FunctionCallItem): Block {
 }
 
 function thinkingBlock(item: ReasoningItem): Block | undefined {
-  const data = item.provider_data?.[ANTHROPIC_PROVIDER_ID] as { type?: string; signature?: string; data?: string } | undefined;
+  const data = item.provider_data?.[ANTHROPIC_PROVIDER_ID] as
+    | { type?: string; signature?: string; data?: string }
+    | undefined;
   if (!data) return undefined;
-  if (data.type === 'redacted_thinking' && typeof data.data === 'string') return { type: 'redacted_thinking', data: data.data };
+  if (data.type === 'redacted_thinking' && typeof data.data === 'string')
+    return { type: 'redacted_thinking', data: data.data };
   if (data.type === 'thinking' && typeof data.signature === 'string') {
-    return { type: 'thinking', thinking: item.summary.map((s) => s.text).join(''), signature: data.signature };
+    return {
+      type: 'thinking',
+      thinking: item.summary.map((s) => s.text).join(''),
+      signature: data.signature,
+    };
   }
   return undefined;
 }
@@ -124,7 +149,13 @@ function thinkingBlock(item: ReasoningItem): Block | undefined {
 function partsToPlainText(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
   return content
-    .map((p) => (p.type === 'input_text' || p.type === 'output_text' ? p.text : p.type === 'refusal' ? p.refusal : ''))
+    .map((p) =>
+      p.type === 'input_text' || p.type === 'output_text'
+        ? p.text
+        : p.type === 'refusal'
+          ? p.refusal
+          : '',
+    )
     .filter((t) => t !== '')
     .join('\n');
 }
@@ -157,7 +188,10 @@ function partToBlock(part: ContentPart, role: Role): Block | undefined {
 
 const DATA_URL = /^data:([^;,]+)?(;[^,]*)?,(.*)$/s;
 
-function imageBlock(url: string | undefined, fileId: string | undefined): ImageBlockParam | undefined {
+function imageBlock(
+  url: string | undefined,
+  fileId: string | undefined,
+): ImageBlockParam | undefined {
   if (fileId) return { type: 'image', source: { type: 'file', file_id: fileId } };
   if (!url) return undefined;
   const m = DATA_URL.exec(url);
@@ -168,21 +202,33 @@ function imageBlock(url: string | undefined, fileId: string | undefined): ImageB
   return { type: 'image', source: { type: 'url', url } };
 }
 
-function documentBlock(part: Extract<ContentPart, { type: 'input_file' }>): DocumentBlockParam | undefined {
+function documentBlock(
+  part: Extract<ContentPart, { type: 'input_file' }>,
+): DocumentBlockParam | undefined {
   const title = part.filename ? { title: part.filename } : {};
-  if (part.file_id) return { type: 'document', source: { type: 'file', file_id: part.file_id }, ...title };
-  if (part.file_url) return { type: 'document', source: { type: 'url', url: part.file_url }, ...title };
+  if (part.file_id)
+    return { type: 'document', source: { type: 'file', file_id: part.file_id }, ...title };
+  if (part.file_url)
+    return { type: 'document', source: { type: 'url', url: part.file_url }, ...title };
   if (!part.file_data) return undefined;
   const m = DATA_URL.exec(part.file_data);
   const mediaType = m ? (m[1] ?? 'application/octet-stream') : 'application/pdf';
   const payload = m ? m[3] : part.file_data;
   const isBase64 = m ? (m[2] ?? '').includes('base64') : true;
   if (mediaType === 'application/pdf') {
-    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: payload }, ...title };
+    return {
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: payload },
+      ...title,
+    };
   }
   if (mediaType === 'text/plain') {
     const text = isBase64 ? decodeBase64Utf8(payload) : decodeURIComponent(payload);
-    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...title };
+    return {
+      type: 'document',
+      source: { type: 'text', media_type: 'text/plain', data: text },
+      ...title,
+    };
   }
   throw new UserError(
     `Anthropic cannot read input_file${part.filename ? ` "${part.filename}"` : ''} of media type "${mediaType}". Send a PDF or text/plain file, or an image as input_image.`,
@@ -196,7 +242,9 @@ function decodeBase64Utf8(base64: string): string {
   return new TextDecoder().decode(bytes);
 }
 
-function toolResultContent(output: string | ContentPart[]): ToolResultBlockParam['content'] | undefined {
+function toolResultContent(
+  output: string | ContentPart[],
+): ToolResultBlockParam['content'] | undefined {
   if (typeof output === 'string') return output === '' ? undefined : output;
   const blocks: NonNullable<Exclude<ToolResultBlockParam['content'], string>> = [];
   for (const part of output) {
@@ -219,7 +267,10 @@ function orderToolResults(messages: { role: Role; content: Block[] }[]): void {
     if (msg.role !== 'user' || !msg.content.some((b) => b.type === 'tool_result')) continue;
     const order = new Map<string, number>();
     for (const b of messages[i - 1].content) if (b.type === 'tool_use') order.set(b.id, order.size);
-    const rank = (b: Block) => (b.type === 'tool_result' ? (order.get(b.tool_use_id) ?? order.size) : Number.POSITIVE_INFINITY);
+    const rank = (b: Block) =>
+      b.type === 'tool_result'
+        ? (order.get(b.tool_use_id) ?? order.size)
+        : Number.POSITIVE_INFINITY;
     msg.content = msg.content
       .map((b, at) => ({ b, at }))
       .sort((x, y) => rank(x.b) - rank(y.b) || x.at - y.at)

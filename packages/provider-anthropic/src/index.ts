@@ -1,17 +1,25 @@
+export { anthropicRetryAdvice, parseRetryAfterMs, toModelCallError } from './anthropic-errors.js';
+export {
+  AnthropicMessagesModel,
+  type AnthropicMessagesModelOptions,
+} from './anthropic-messages-model.js';
 export {
   type AnthropicProvider,
   type AnthropicProviderOptions,
   createAnthropicProvider,
   DEFAULT_ANTHROPIC_MODEL,
 } from './anthropic-provider.js';
-export { AnthropicMessagesModel, type AnthropicMessagesModelOptions } from './anthropic-messages-model.js';
 export {
   type AnthropicRequestBody,
   type AnthropicRequestOptions,
   buildAnthropicRequest,
   DEFAULT_MAX_TOKENS,
 } from './anthropic-request.js';
-export { ANTHROPIC_PROVIDER_ID, type AnthropicInput, convertToAnthropicInput } from './convert-to-anthropic-input.js';
+export {
+  type AnthropicStreamOptions,
+  type AnthropicStreamResult,
+  anthropicStreamEvents,
+} from './anthropic-stream.js';
 export {
   type AnthropicBlock,
   type AnthropicMessageLike,
@@ -19,5 +27,8 @@ export {
   convertAnthropicUsage,
   convertFromAnthropicOutput,
 } from './convert-from-anthropic-output.js';
-export { type AnthropicStreamOptions, type AnthropicStreamResult, anthropicStreamEvents } from './anthropic-stream.js';
-export { anthropicRetryAdvice, parseRetryAfterMs, toModelCallError } from './anthropic-errors.js';
+export {
+  ANTHROPIC_PROVIDER_ID,
+  type AnthropicInput,
+  convertToAnthropicInput,
+} from './convert-to-anthropic-input.js';

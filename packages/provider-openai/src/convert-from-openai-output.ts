@@ -5,7 +5,13 @@
  * when requested) and hosted-tool items (`web_search_call`, `mcp_approval_request`, `compaction`,
  * …) unchanged. Source: https://platform.openai.com/docs/api-reference/responses/object
  */
-import { type Item, type MessageItem, ModelBehaviorError, type ModelResponse, type Usage } from '@baton/kernel';
+import {
+  type Item,
+  type MessageItem,
+  ModelBehaviorError,
+  type ModelResponse,
+  type Usage,
+} from '@baton/kernel';
 import { streamFailure } from './openai-errors.js';
 
 /** The fields of a Responses `response` object this module reads. */
@@ -70,7 +76,8 @@ export function hasUsableOutput(output: readonly Item[]): boolean {
   let usable = false;
   for (const item of output) {
     if (item.type === 'function_call') {
-      if (item.status === 'incomplete' || item.status === 'in_progress' || !isJson(item.arguments)) return false;
+      if (item.status === 'incomplete' || item.status === 'in_progress' || !isJson(item.arguments))
+        return false;
       usable = true;
     } else if (item.type === 'message' && messageHasContent(item)) {
       usable = true;
@@ -93,12 +100,19 @@ export interface FromResponsesResponseOptions {
  * {@link hasUsableOutput} holds (the items keep their `incomplete` status, so a truncated text is
  * visible as such); otherwise it throws `ModelBehaviorError` naming `incomplete_details.reason`.
  */
-export function fromResponsesResponse(response: ResponsesResponseLike, options: FromResponsesResponseOptions = {}): ModelResponse {
+export function fromResponsesResponse(
+  response: ResponsesResponseLike,
+  options: FromResponsesResponseOptions = {},
+): ModelResponse {
   if (response.status === 'failed') {
-    throw streamFailure(response.error ?? {}, { outputEmitted: options.outputEmitted ?? false, source: 'response.failed' });
+    throw streamFailure(response.error ?? {}, {
+      outputEmitted: options.outputEmitted ?? false,
+      source: 'response.failed',
+    });
   }
   let output = (response.output ?? []).map(fromResponsesOutputItem);
-  if (output.length === 0 && options.fallbackOutput && options.fallbackOutput.length > 0) output = options.fallbackOutput;
+  if (output.length === 0 && options.fallbackOutput && options.fallbackOutput.length > 0)
+    output = options.fallbackOutput;
   if (response.status === 'incomplete' && !hasUsableOutput(output)) {
     const reason = response.incomplete_details?.reason ?? 'unknown';
     const hint =
@@ -107,9 +121,19 @@ export function fromResponsesResponse(response: ResponsesResponseLike, options: 
         : reason === 'content_filter'
           ? 'The content filter stopped the answer; rephrase the input.'
           : 'Retry or change the request.';
-    throw new ModelBehaviorError(`OpenAI response ${response.id ?? ''} is incomplete (reason: ${reason}) and holds no usable output. ${hint}`.replace('  ', ' '), {
-      rawText: output.filter((i): i is MessageItem => i.type === 'message').map(messageText).join('') || undefined,
-    });
+    throw new ModelBehaviorError(
+      `OpenAI response ${response.id ?? ''} is incomplete (reason: ${reason}) and holds no usable output. ${hint}`.replace(
+        '  ',
+        ' ',
+      ),
+      {
+        rawText:
+          output
+            .filter((i): i is MessageItem => i.type === 'message')
+            .map(messageText)
+            .join('') || undefined,
+      },
+    );
   }
   const result: ModelResponse = { output, usage: fromResponsesUsage(response.usage) };
   if (response.id) result.responseId = response.id;
@@ -119,7 +143,10 @@ export function fromResponsesResponse(response: ResponsesResponseLike, options: 
 
 function messageHasContent(item: MessageItem): boolean {
   if (typeof item.content === 'string') return item.content !== '';
-  return item.content.some((p) => (p.type === 'output_text' && p.text !== '') || (p.type === 'refusal' && p.refusal !== ''));
+  return item.content.some(
+    (p) =>
+      (p.type === 'output_text' && p.text !== '') || (p.type === 'refusal' && p.refusal !== ''),
+  );
 }
 
 function messageText(item: MessageItem): string {

@@ -5,10 +5,19 @@
  * the API does not accept: `provider_data`, ids minted by other providers, and reasoning items
  * the server could not resolve. Source: https://platform.openai.com/docs/api-reference/responses/create
  */
-import { type Item, type ModelRequest, type ModelSettings, type ToolDefinition, UserError } from '@baton/kernel';
+import {
+  type Item,
+  type ModelRequest,
+  type ModelSettings,
+  type ToolDefinition,
+  UserError,
+} from '@baton/kernel';
 
 /** The JSON body sent to `client.responses.create` (snake_case, as on the wire). */
-export type ResponsesRequestBody = { model: string; input: Record<string, unknown>[] } & Record<string, unknown>;
+export type ResponsesRequestBody = { model: string; input: Record<string, unknown>[] } & Record<
+  string,
+  unknown
+>;
 
 /** Server-side compaction (`context_management`); see {@link BuildResponsesRequestOptions}. */
 export interface ContextManagementOptions {
@@ -39,12 +48,16 @@ const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc',
  * - every other item (hosted-tool calls, `compaction`, `item_reference`, MCP approvals, …) is
  *   passed through unchanged.
  */
-export function toResponsesInput(items: readonly Item[], options: { store?: boolean } = {}): Record<string, unknown>[] {
+export function toResponsesInput(
+  items: readonly Item[],
+  options: { store?: boolean } = {},
+): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const item of items) {
     const { provider_data: _providerData, ...wire } = item as Item & Record<string, unknown>;
     const prefix = ID_PREFIX[item.type];
-    const hasWireId = typeof wire.id === 'string' && prefix !== undefined && wire.id.startsWith(prefix);
+    const hasWireId =
+      typeof wire.id === 'string' && prefix !== undefined && wire.id.startsWith(prefix);
     if (item.type === 'reasoning') {
       const encrypted = typeof wire.encrypted_content === 'string' && wire.encrypted_content !== '';
       if (!hasWireId || (options.store === false && !encrypted)) continue;
@@ -56,7 +69,9 @@ export function toResponsesInput(items: readonly Item[], options: { store?: bool
     }
     if (item.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)) {
       wire.content = item.content.map((part) =>
-        part.type === 'output_text' && part.annotations === undefined ? { ...part, annotations: [] } : part,
+        part.type === 'output_text' && part.annotations === undefined
+          ? { ...part, annotations: [] }
+          : part,
       );
     }
     out.push(wire);
@@ -73,7 +88,13 @@ export function toResponsesInput(items: readonly Item[], options: { store?: bool
 export function toResponsesTools(tools: readonly ToolDefinition[]): Record<string, unknown>[] {
   return tools.map((tool) => {
     if (tool.type === 'function') {
-      return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strict };
+      return {
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        strict: tool.strict,
+      };
     }
     if (tool.providerId !== 'openai') {
       throw new UserError(
@@ -89,13 +110,19 @@ export function toResponsesTools(tools: readonly ToolDefinition[]): Record<strin
  * choice (`{ type: 'web_search' }`, `{ type: 'mcp', server_label }`); any other name →
  * `{ type: 'function', name }`.
  */
-export function toResponsesToolChoice(toolChoice: ModelSettings['toolChoice'], tools: readonly ToolDefinition[]): unknown {
+export function toResponsesToolChoice(
+  toolChoice: ModelSettings['toolChoice'],
+  tools: readonly ToolDefinition[],
+): unknown {
   if (toolChoice === undefined) return undefined;
-  if (toolChoice === 'auto' || toolChoice === 'required' || toolChoice === 'none') return toolChoice;
+  if (toolChoice === 'auto' || toolChoice === 'required' || toolChoice === 'none')
+    return toolChoice;
   const hosted = tools.find((t) => t.type === 'hosted_tool' && t.name === toolChoice);
   if (hosted && hosted.type === 'hosted_tool') {
     const data = hosted.providerData;
-    return data.type === 'mcp' ? { type: 'mcp', server_label: data.server_label } : { type: data.type };
+    return data.type === 'mcp'
+      ? { type: 'mcp', server_label: data.server_label }
+      : { type: data.type };
   }
   return { type: 'function', name: toolChoice };
 }
@@ -113,10 +140,17 @@ export function toResponsesToolChoice(toolChoice: ModelSettings['toolChoice'], t
  *
  * @throws UserError for hosted tools of another provider.
  */
-export function buildResponsesRequest(request: ModelRequest, options: BuildResponsesRequestOptions): ResponsesRequestBody {
+export function buildResponsesRequest(
+  request: ModelRequest,
+  options: BuildResponsesRequestOptions,
+): ResponsesRequestBody {
   const settings = request.modelSettings ?? {};
-  const body: ResponsesRequestBody = { model: options.modelId, input: toResponsesInput(request.input, { store: settings.store }) };
-  if (request.systemInstructions !== undefined && request.systemInstructions !== '') body.instructions = request.systemInstructions;
+  const body: ResponsesRequestBody = {
+    model: options.modelId,
+    input: toResponsesInput(request.input, { store: settings.store }),
+  };
+  if (request.systemInstructions !== undefined && request.systemInstructions !== '')
+    body.instructions = request.systemInstructions;
   if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
   if (request.outputSchema) {
     const { name, schema, strict } = request.outputSchema;
@@ -124,7 +158,8 @@ export function buildResponsesRequest(request: ModelRequest, options: BuildRespo
   }
   set(body, 'tool_choice', toResponsesToolChoice(settings.toolChoice, request.tools));
   set(body, 'parallel_tool_calls', settings.parallelToolCalls);
-  if (settings.reasoning && Object.keys(settings.reasoning).length > 0) body.reasoning = { ...settings.reasoning };
+  if (settings.reasoning && Object.keys(settings.reasoning).length > 0)
+    body.reasoning = { ...settings.reasoning };
   set(body, 'max_output_tokens', settings.maxOutputTokens);
   set(body, 'temperature', settings.temperature);
   set(body, 'top_p', settings.topP);
@@ -138,7 +173,11 @@ export function buildResponsesRequest(request: ModelRequest, options: BuildRespo
   set(body, 'conversation', request.conversationId);
   const threshold = options.contextManagement?.compactThresholdTokens;
   if (options.contextManagement) {
-    body.context_management = [threshold === undefined ? { type: 'compaction' } : { type: 'compaction', compact_threshold: threshold }];
+    body.context_management = [
+      threshold === undefined
+        ? { type: 'compaction' }
+        : { type: 'compaction', compact_threshold: threshold },
+    ];
   }
   const extra = settings.providerOptions?.openai;
   if (extra) Object.assign(body, extra);

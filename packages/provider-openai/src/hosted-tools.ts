@@ -12,9 +12,14 @@ import type { HostedTool } from '@baton/kernel';
 
 type Extra = { extra?: Record<string, unknown> };
 
-function hosted(name: string, data: Record<string, unknown>, extra?: Record<string, unknown>): HostedTool {
+function hosted(
+  name: string,
+  data: Record<string, unknown>,
+  extra?: Record<string, unknown>,
+): HostedTool {
   const providerData: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries({ ...data, ...extra })) if (value !== undefined) providerData[key] = value;
+  for (const [key, value] of Object.entries({ ...data, ...extra }))
+    if (value !== undefined) providerData[key] = value;
   return { type: 'hosted_tool', name, providerId: 'openai', providerData };
 }
 
@@ -37,7 +42,9 @@ export function webSearchTool(options: WebSearchToolOptions = {}): HostedTool {
     'web_search',
     {
       type: 'web_search',
-      user_location: options.userLocation ? { type: 'approximate', ...options.userLocation } : undefined,
+      user_location: options.userLocation
+        ? { type: 'approximate', ...options.userLocation }
+        : undefined,
       search_context_size: options.searchContextSize,
       filters: options.allowedDomains ? { allowed_domains: options.allowedDomains } : undefined,
     },
@@ -91,7 +98,11 @@ export function codeInterpreterTool(options: CodeInterpreterToolOptions = {}): H
   const container =
     typeof c === 'string'
       ? c
-      : { type: 'auto', ...(c?.fileIds ? { file_ids: c.fileIds } : {}), ...(c?.memoryLimit ? { memory_limit: c.memoryLimit } : {}) };
+      : {
+          type: 'auto',
+          ...(c?.fileIds ? { file_ids: c.fileIds } : {}),
+          ...(c?.memoryLimit ? { memory_limit: c.memoryLimit } : {}),
+        };
   return hosted('code_interpreter', { type: 'code_interpreter', container }, options.extra);
 }
 

@@ -1,46 +1,49 @@
 export {
-  createOpenAIProvider,
-  DEFAULT_OPENAI_MODEL,
-  type OpenAIProvider,
-  type OpenAIProviderOptions,
-} from './openai-provider.js';
-export { OpenAIResponsesModel, type OpenAIResponsesModelOptions } from './openai-responses-model.js';
-export {
-  buildResponsesRequest,
-  toResponsesInput,
-  toResponsesToolChoice,
-  toResponsesTools,
-  type BuildResponsesRequestOptions,
-  type ContextManagementOptions,
-  type ResponsesRequestBody,
-} from './convert-to-openai-input.js';
-export {
+  type FromResponsesResponseOptions,
   fromResponsesOutputItem,
   fromResponsesResponse,
   fromResponsesUsage,
   hasUsableOutput,
-  type FromResponsesResponseOptions,
   type ResponsesResponseLike,
   type ResponsesUsageLike,
 } from './convert-from-openai-output.js';
-export { toModelStreamEvents, type ToModelStreamEventsOptions } from './openai-stream.js';
+export {
+  type BuildResponsesRequestOptions,
+  buildResponsesRequest,
+  type ContextManagementOptions,
+  type ResponsesRequestBody,
+  toResponsesInput,
+  toResponsesToolChoice,
+  toResponsesTools,
+} from './convert-to-openai-input.js';
+export {
+  type CodeInterpreterToolOptions,
+  codeInterpreterTool,
+  type FileSearchToolOptions,
+  fileSearchTool,
+  type HostedMcpToolOptions,
+  hostedMcpTool,
+  type ImageGenerationToolOptions,
+  imageGenerationTool,
+  type WebSearchToolOptions,
+  webSearchTool,
+} from './hosted-tools.js';
 export {
   getOpenAIRetryAdvice,
   isRetryableStatus,
   parseRetryAfterMs,
   streamFailure,
-  toModelCallError,
   type ToModelCallErrorOptions,
+  toModelCallError,
 } from './openai-errors.js';
 export {
-  codeInterpreterTool,
-  fileSearchTool,
-  hostedMcpTool,
-  imageGenerationTool,
-  webSearchTool,
-  type CodeInterpreterToolOptions,
-  type FileSearchToolOptions,
-  type HostedMcpToolOptions,
-  type ImageGenerationToolOptions,
-  type WebSearchToolOptions,
-} from './hosted-tools.js';
+  createOpenAIProvider,
+  DEFAULT_OPENAI_MODEL,
+  type OpenAIProvider,
+  type OpenAIProviderOptions,
+} from './openai-provider.js';
+export {
+  OpenAIResponsesModel,
+  type OpenAIResponsesModelOptions,
+} from './openai-responses-model.js';
+export { type ToModelStreamEventsOptions, toModelStreamEvents } from './openai-stream.js';

@@ -2,16 +2,34 @@ import { describeModelConformance } from '@baton/testing';
 import { jsonFixture, sseFixture, testModel } from './__fixtures__/fixtures.js';
 
 describeModelConformance('openai-responses', (server) => testModel(server), {
-  text: { response: jsonFixture('text.json'), text: 'It is sunny and 22 °C in Paris right now.', usage: { inputTokens: 36, outputTokens: 14 } },
+  text: {
+    response: jsonFixture('text.json'),
+    text: 'It is sunny and 22 °C in Paris right now.',
+    usage: { inputTokens: 36, outputTokens: 14 },
+  },
   functionCall: {
     response: jsonFixture('function-call.json'),
-    call: { callId: 'call_Wq8nN3kTz1pYbV6sR2mXcA4d', name: 'get_weather', arguments: { city: 'Paris' } },
+    call: {
+      callId: 'call_Wq8nN3kTz1pYbV6sR2mXcA4d',
+      name: 'get_weather',
+      arguments: { city: 'Paris' },
+    },
   },
-  streamedText: { response: sseFixture('text.chunks.txt'), text: 'It is sunny and 22 °C in Paris right now.' },
+  streamedText: {
+    response: sseFixture('text.chunks.txt'),
+    text: 'It is sunny and 22 °C in Paris right now.',
+  },
   streamedToolCall: {
     response: sseFixture('tool-call.chunks.txt'),
-    call: { callId: 'call_Zx9yW8vU7tS6rQ5pO4nM3lK2', name: 'get_weather', arguments: { city: 'Paris' } },
+    call: {
+      callId: 'call_Zx9yW8vU7tS6rQ5pO4nM3lK2',
+      name: 'get_weather',
+      arguments: { city: 'Paris' },
+    },
   },
-  rateLimited: { response: jsonFixture('error-429-rate-limit.json', 429, { 'retry-after': '2' }), retryAfterMs: 2000 },
+  rateLimited: {
+    response: jsonFixture('error-429-rate-limit.json', 429, { 'retry-after': '2' }),
+    retryAfterMs: 2000,
+  },
   badRequest: { response: jsonFixture('error-400.json', 400) },
 });

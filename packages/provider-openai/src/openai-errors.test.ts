@@ -15,13 +15,21 @@ afterEach(async () => {
 
 describe('HTTP errors', () => {
   it('429 with retry-after: retryable ModelCallError with retryAfterMs and matching advice; the retry succeeds', async () => {
-    server.enqueue(jsonFixture('error-429-rate-limit.json', 429, { 'retry-after': '2' }), jsonFixture('text.json'));
+    server.enqueue(
+      jsonFixture('error-429-rate-limit.json', 429, { 'retry-after': '2' }),
+      jsonFixture('text.json'),
+    );
     const model = testModel(server);
     const request = userRequest('Weather?');
     const error = await thrown(() => model.getResponse(request));
     expect(ModelCallError.isInstance(error)).toBe(true);
     const e = error as ModelCallError;
-    expect(e).toMatchObject({ statusCode: 429, retryable: true, retryAfterMs: 2000, code: 'rate_limit_exceeded' });
+    expect(e).toMatchObject({
+      statusCode: 429,
+      retryable: true,
+      retryAfterMs: 2000,
+      code: 'rate_limit_exceeded',
+    });
     expect(e.message).toContain('Rate limit reached for gpt-4.1');
     expect(model.getRetryAdvice(e, 1)).toEqual({ retry: true, delayMs: 2000 });
     expect(server.requests).toHaveLength(1);
@@ -32,8 +40,15 @@ describe('HTTP errors', () => {
   });
 
   it('429 on a streamed call fails before any event, with retryAfterMs from retry-after-ms', async () => {
-    server.enqueue(jsonFixture('error-429-rate-limit.json', 429, { 'retry-after-ms': '1250', 'retry-after': '9' }));
-    const error = await thrown(() => collect(testModel(server).getStreamedResponse(userRequest('x'))));
+    server.enqueue(
+      jsonFixture('error-429-rate-limit.json', 429, {
+        'retry-after-ms': '1250',
+        'retry-after': '9',
+      }),
+    );
+    const error = await thrown(() =>
+      collect(testModel(server).getStreamedResponse(userRequest('x'))),
+    );
     expect(error).toMatchObject({ statusCode: 429, retryable: true, retryAfterMs: 1250 });
   });
 
@@ -57,7 +72,11 @@ describe('HTTP errors', () => {
     [500, true],
     [503, true],
   ])('HTTP %i → retryable %s', async (status, retryable) => {
-    server.enqueue({ kind: 'json', status, body: { error: { message: `status ${status}`, type: 'x', param: null, code: null } } });
+    server.enqueue({
+      kind: 'json',
+      status,
+      body: { error: { message: `status ${status}`, type: 'x', param: null, code: null } },
+    });
     const error = await thrown(() => testModel(server).getResponse(userRequest('x')));
     expect(error).toMatchObject({ statusCode: status, retryable });
     expect(server.requests).toHaveLength(1);
@@ -65,18 +84,38 @@ describe('HTTP errors', () => {
 
   it('obeys x-should-retry over the status rule', async () => {
     server.enqueue(
-      { kind: 'json', status: 500, headers: { 'x-should-retry': 'false' }, body: { error: { message: 'no', type: 'server_error', param: null, code: null } } },
-      { kind: 'json', status: 400, headers: { 'x-should-retry': 'true' }, body: { error: { message: 'yes', type: 'invalid_request_error', param: null, code: null } } },
+      {
+        kind: 'json',
+        status: 500,
+        headers: { 'x-should-retry': 'false' },
+        body: { error: { message: 'no', type: 'server_error', param: null, code: null } },
+      },
+      {
+        kind: 'json',
+        status: 400,
+        headers: { 'x-should-retry': 'true' },
+        body: { error: { message: 'yes', type: 'invalid_request_error', param: null, code: null } },
+      },
     );
     const model = testModel(server);
-    expect(await thrown(() => model.getResponse(userRequest('x')))).toMatchObject({ statusCode: 500, retryable: false });
-    expect(await thrown(() => model.getResponse(userRequest('x')))).toMatchObject({ statusCode: 400, retryable: true });
+    expect(await thrown(() => model.getResponse(userRequest('x')))).toMatchObject({
+      statusCode: 500,
+      retryable: false,
+    });
+    expect(await thrown(() => model.getResponse(userRequest('x')))).toMatchObject({
+      statusCode: 400,
+      retryable: true,
+    });
   });
 
   it('a connection reset before any response is a retryable ModelCallError', async () => {
     server.enqueue({ kind: 'reset' });
     const error = await thrown(() => testModel(server).getResponse(userRequest('x')));
-    expect(error).toMatchObject({ retryable: true, code: 'connection_error', statusCode: undefined });
+    expect(error).toMatchObject({
+      retryable: true,
+      code: 'connection_error',
+      statusCode: undefined,
+    });
   });
 
   it('a refused connection on a streamed call is a retryable ModelCallError', async () => {
@@ -84,7 +123,9 @@ describe('HTTP errors', () => {
     await server.close();
     server = await startFixtureServer();
     const dead = { ...server, url } as FixtureServer;
-    const error = await thrown(() => collect(testModel(dead).getStreamedResponse(userRequest('x'))));
+    const error = await thrown(() =>
+      collect(testModel(dead).getStreamedResponse(userRequest('x'))),
+    );
     expect(error).toMatchObject({ retryable: true, code: 'connection_error' });
   });
 });
@@ -108,7 +149,12 @@ describe('parseRetryAfterMs', () => {
 
 describe('retry advice', () => {
   it('converts a raw openai RateLimitError and leaves unknown errors to the default rule', () => {
-    const raw = new RateLimitError(429, { message: 'slow down', code: 'rate_limit_exceeded' }, undefined, new Headers({ 'retry-after': '1' }));
+    const raw = new RateLimitError(
+      429,
+      { message: 'slow down', code: 'rate_limit_exceeded' },
+      undefined,
+      new Headers({ 'retry-after': '1' }),
+    );
     expect(getOpenAIRetryAdvice(raw, 1)).toEqual({ retry: true, delayMs: 1000 });
     expect(getOpenAIRetryAdvice(new Error('boom'), 1)).toBeUndefined();
   });

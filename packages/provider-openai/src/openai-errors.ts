@@ -27,7 +27,8 @@ type HeaderSource = Headers | Record<string, string | undefined> | undefined | n
 
 function header(headers: HeaderSource, name: string): string | undefined {
   if (!headers) return undefined;
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  if (typeof (headers as Headers).get === 'function')
+    return (headers as Headers).get(name) ?? undefined;
   const record = headers as Record<string, string | undefined>;
   const key = Object.keys(record).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : record[key];
@@ -38,7 +39,10 @@ function header(headers: HeaderSource, name: string): string | undefined {
  * `retry-after` as seconds (float) or as an HTTP date (relative to `nowMs`, floored at 0).
  * Returns `undefined` when neither header is present or parseable.
  */
-export function parseRetryAfterMs(headers: HeaderSource, nowMs: number = Date.now()): number | undefined {
+export function parseRetryAfterMs(
+  headers: HeaderSource,
+  nowMs: number = Date.now(),
+): number | undefined {
   const ms = header(headers, 'retry-after-ms');
   if (ms !== undefined && ms.trim() !== '') {
     const value = Number(ms);
@@ -54,7 +58,11 @@ export function parseRetryAfterMs(headers: HeaderSource, nowMs: number = Date.no
 }
 
 /** True when a failed HTTP status may succeed on retry (see the module rules). */
-export function isRetryableStatus(status: number, code?: string | null, headers?: HeaderSource): boolean {
+export function isRetryableStatus(
+  status: number,
+  code?: string | null,
+  headers?: HeaderSource,
+): boolean {
   const should = header(headers, 'x-should-retry');
   if (should === 'true') return true;
   if (should === 'false') return false;
@@ -62,14 +70,20 @@ export function isRetryableStatus(status: number, code?: string | null, headers?
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-function advice(status: number, code: string | null | undefined, param: string | null | undefined): string {
-  if (code === 'insufficient_quota') return 'The account has no quota left: check the plan and billing, then run again.';
+function advice(
+  status: number,
+  code: string | null | undefined,
+  param: string | null | undefined,
+): string {
+  if (code === 'insufficient_quota')
+    return 'The account has no quota left: check the plan and billing, then run again.';
   if (status === 401) return 'Check the API key (apiKey / OPENAI_API_KEY).';
   if (status === 403) return 'The key or organization has no access to this model or feature.';
   if (status === 404) return 'Check the model name and the baseURL.';
   if (status === 429) return 'Rate limited: retry after the advised delay.';
   if (status >= 500) return 'Server error: retrying may succeed.';
-  if (status >= 400) return `Fix the request${param ? ` (parameter "${param}")` : ''}; retrying will not help.`;
+  if (status >= 400)
+    return `Fix the request${param ? ` (parameter "${param}")` : ''}; retrying will not help.`;
   return '';
 }
 
@@ -107,7 +121,13 @@ export function toModelCallError(error: unknown, options: ToModelCallErrorOption
   const serverMessage = messageOf(error.error) ?? error.message;
   return new ModelCallError(
     `OpenAI Responses API returned HTTP ${status}${code ? ` (${code})` : ''}: ${serverMessage} ${advice(status, code, error.param)}`.trim(),
-    { statusCode: status, retryable, retryAfterMs: parseRetryAfterMs(error.headers), code: code ?? undefined, cause: error },
+    {
+      statusCode: status,
+      retryable,
+      retryAfterMs: parseRetryAfterMs(error.headers),
+      code: code ?? undefined,
+      cause: error,
+    },
   );
 }
 
@@ -120,10 +140,24 @@ export function streamFailure(
   payload: unknown,
   options: { outputEmitted: boolean; cause?: unknown; source: string },
 ): ModelCallError {
-  const body = (payload ?? {}) as { code?: unknown; type?: unknown; message?: unknown; status?: unknown; param?: unknown };
-  const code = typeof body.code === 'string' ? body.code : typeof body.type === 'string' ? body.type : undefined;
+  const body = (payload ?? {}) as {
+    code?: unknown;
+    type?: unknown;
+    message?: unknown;
+    status?: unknown;
+    param?: unknown;
+  };
+  const code =
+    typeof body.code === 'string'
+      ? body.code
+      : typeof body.type === 'string'
+        ? body.type
+        : undefined;
   const status = typeof body.status === 'number' ? body.status : undefined;
-  const transient = status !== undefined ? isRetryableStatus(status, code) : code !== undefined && TRANSIENT_CODES.has(code);
+  const transient =
+    status !== undefined
+      ? isRetryableStatus(status, code)
+      : code !== undefined && TRANSIENT_CODES.has(code);
   const retryable = transient && !options.outputEmitted;
   const message = typeof body.message === 'string' ? body.message : 'no message';
   const hint = retryable
@@ -133,12 +167,15 @@ export function streamFailure(
       : options.outputEmitted && transient
         ? 'Output had already been streamed, so the call is not replayed.'
         : 'Retrying the same request will not help.';
-  return new ModelCallError(`OpenAI response failed (${options.source}${code ? `, ${code}` : ''}): ${message} ${hint}`, {
-    statusCode: status,
-    retryable,
-    code,
-    cause: options.cause,
-  });
+  return new ModelCallError(
+    `OpenAI response failed (${options.source}${code ? `, ${code}` : ''}): ${message} ${hint}`,
+    {
+      statusCode: status,
+      retryable,
+      code,
+      cause: options.cause,
+    },
+  );
 }
 
 /**
@@ -149,7 +186,9 @@ export function getOpenAIRetryAdvice(error: unknown, _attempt: number): RetryAdv
   const converted = toModelCallError(error);
   if (!ModelCallError.isInstance(converted)) return undefined;
   const e = converted as ModelCallError;
-  return e.retryAfterMs === undefined ? { retry: e.retryable } : { retry: e.retryable, delayMs: e.retryAfterMs };
+  return e.retryAfterMs === undefined
+    ? { retry: e.retryable }
+    : { retry: e.retryable, delayMs: e.retryAfterMs };
 }
 
 function messageOf(body: unknown): string | undefined {
@@ -161,7 +200,11 @@ function messageOf(body: unknown): string | undefined {
 function isTransportError(error: Error): boolean {
   if (error instanceof APIConnectionError) return true;
   if (error instanceof SyntaxError) return true;
-  const code = (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as any).cause?.code;
-  if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_)/.test(code)) return true;
-  return error.name === 'TypeError' && /terminated|fetch failed|network|socket/i.test(error.message);
+  const code =
+    (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as any).cause?.code;
+  if (typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_)/.test(code))
+    return true;
+  return (
+    error.name === 'TypeError' && /terminated|fetch failed|network|socket/i.test(error.message)
+  );
 }

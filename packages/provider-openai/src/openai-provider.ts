@@ -69,8 +69,14 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): OpenA
   };
   return {
     getModel(modelName?: string): OpenAIResponsesModel {
-      const name = modelName && modelName.trim() !== '' ? modelName : (options.defaultModel ?? DEFAULT_OPENAI_MODEL);
-      return new OpenAIResponsesModel(name, { client: getClient(), contextManagement: options.contextManagement });
+      const name =
+        modelName && modelName.trim() !== ''
+          ? modelName
+          : (options.defaultModel ?? DEFAULT_OPENAI_MODEL);
+      return new OpenAIResponsesModel(name, {
+        client: getClient(),
+        contextManagement: options.contextManagement,
+      });
     },
   };
 }

@@ -1,7 +1,19 @@
-import { type FunctionCallItem, type MessageItem, ModelBehaviorError, type ReasoningItem, UserError } from '@baton/kernel';
+import {
+  type FunctionCallItem,
+  type MessageItem,
+  ModelBehaviorError,
+  type ReasoningItem,
+  UserError,
+} from '@baton/kernel';
 import { type FixtureServer, startFixtureServer } from '@baton/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jsonFixture, testModel, thrown, userRequest, weatherTool } from './__fixtures__/fixtures.js';
+import {
+  jsonFixture,
+  testModel,
+  thrown,
+  userRequest,
+  weatherTool,
+} from './__fixtures__/fixtures.js';
 import { codeInterpreterTool, hostedMcpTool, webSearchTool } from './hosted-tools.js';
 
 let server: FixtureServer;
@@ -24,7 +36,14 @@ describe('OpenAIResponsesModel.getResponse', () => {
         type: 'message',
         status: 'completed',
         role: 'assistant',
-        content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'It is sunny and 22 °C in Paris right now.' }],
+        content: [
+          {
+            type: 'output_text',
+            annotations: [],
+            logprobs: [],
+            text: 'It is sunny and 22 °C in Paris right now.',
+          },
+        ],
       },
     ]);
     expect(response.usage).toEqual({
@@ -58,10 +77,16 @@ describe('OpenAIResponsesModel.getResponse', () => {
 
   it('returns one function call with call_id, name and JSON arguments; sends the strict function tool', async () => {
     server.enqueue(jsonFixture('function-call.json'));
-    const response = await testModel(server).getResponse(userRequest('Weather in Paris?', { tools: [weatherTool] }));
+    const response = await testModel(server).getResponse(
+      userRequest('Weather in Paris?', { tools: [weatherTool] }),
+    );
     const [call] = response.output as FunctionCallItem[];
     expect(response.output).toHaveLength(1);
-    expect(call).toMatchObject({ type: 'function_call', call_id: 'call_Wq8nN3kTz1pYbV6sR2mXcA4d', name: 'get_weather' });
+    expect(call).toMatchObject({
+      type: 'function_call',
+      call_id: 'call_Wq8nN3kTz1pYbV6sR2mXcA4d',
+      name: 'get_weather',
+    });
     expect(JSON.parse(call.arguments)).toEqual({ city: 'Paris' });
     expect(server.requests[0].body.tools).toMatchInlineSnapshot(`
       [
@@ -90,7 +115,10 @@ describe('OpenAIResponsesModel.getResponse', () => {
   it('returns several parallel function calls in the order the model gave them', async () => {
     server.enqueue(jsonFixture('parallel-function-calls.json'));
     const response = await testModel(server).getResponse(
-      userRequest('Paris and Tokyo?', { tools: [weatherTool], modelSettings: { parallelToolCalls: true } }),
+      userRequest('Paris and Tokyo?', {
+        tools: [weatherTool],
+        modelSettings: { parallelToolCalls: true },
+      }),
     );
     const calls = response.output as FunctionCallItem[];
     expect(calls.map((c) => [c.call_id, JSON.parse(c.arguments).city])).toEqual([
@@ -104,22 +132,34 @@ describe('OpenAIResponsesModel.getResponse', () => {
     server.enqueue(jsonFixture('structured-output.json'));
     const schema = {
       type: 'object',
-      properties: { city: { type: 'string' }, temperatureC: { type: 'number' }, conditions: { type: 'string' } },
+      properties: {
+        city: { type: 'string' },
+        temperatureC: { type: 'number' },
+        conditions: { type: 'string' },
+      },
       required: ['city', 'temperatureC', 'conditions'],
       additionalProperties: false,
     };
     const response = await testModel(server).getResponse(
       userRequest('Report', { outputSchema: { name: 'weather report', schema, strict: true } }),
     );
-    expect(server.requests[0].body.text).toEqual({ format: { type: 'json_schema', name: 'weather_report', schema, strict: true } });
+    expect(server.requests[0].body.text).toEqual({
+      format: { type: 'json_schema', name: 'weather_report', schema, strict: true },
+    });
     const message = response.output[0] as MessageItem;
-    expect(JSON.parse((message.content[0] as { text: string }).text)).toEqual({ city: 'Paris', temperatureC: 22, conditions: 'sunny' });
+    expect(JSON.parse((message.content[0] as { text: string }).text)).toEqual({
+      city: 'Paris',
+      temperatureC: 22,
+      conditions: 'sunny',
+    });
   });
 
   it('with store:false asks for encrypted reasoning and returns the reasoning item with encrypted_content', async () => {
     server.enqueue(jsonFixture('reasoning-encrypted.json'));
     const response = await testModel(server, 'gpt-5-mini').getResponse(
-      userRequest('Weather?', { modelSettings: { store: false, reasoning: { effort: 'medium', summary: 'auto' } } }),
+      userRequest('Weather?', {
+        modelSettings: { store: false, reasoning: { effort: 'medium', summary: 'auto' } },
+      }),
     );
     const body = server.requests[0].body;
     expect(body.store).toBe(false);
@@ -146,7 +186,9 @@ describe('OpenAIResponsesModel.getResponse', () => {
   it('throws ModelBehaviorError for an incomplete response that spent its budget on reasoning', async () => {
     server.enqueue(jsonFixture('incomplete-reasoning-only.json'));
     const error = await thrown(() =>
-      testModel(server, 'gpt-5-mini').getResponse(userRequest('Long task', { modelSettings: { maxOutputTokens: 64 } })),
+      testModel(server, 'gpt-5-mini').getResponse(
+        userRequest('Long task', { modelSettings: { maxOutputTokens: 64 } }),
+      ),
     );
     expect(error).toBeInstanceOf(ModelBehaviorError);
     expect((error as Error).message).toContain('incomplete (reason: max_output_tokens)');
@@ -169,21 +211,43 @@ describe('request building', () => {
       weatherTool,
       webSearchTool({ userLocation: { country: 'FR', city: 'Paris' }, searchContextSize: 'low' }),
       codeInterpreterTool(),
-      hostedMcpTool({ serverLabel: 'zip1', serverUrl: 'https://zip1.io/mcp', requireApproval: 'never' }),
+      hostedMcpTool({
+        serverLabel: 'zip1',
+        serverUrl: 'https://zip1.io/mcp',
+        requireApproval: 'never',
+      }),
     ];
-    await testModel(server).getResponse(userRequest('Search', { tools, modelSettings: { toolChoice: 'web_search' } }));
+    await testModel(server).getResponse(
+      userRequest('Search', { tools, modelSettings: { toolChoice: 'web_search' } }),
+    );
     const body = server.requests[0].body;
     expect(body.tool_choice).toEqual({ type: 'web_search' });
     expect(body.tools.slice(1)).toEqual([
-      { type: 'web_search', user_location: { type: 'approximate', country: 'FR', city: 'Paris' }, search_context_size: 'low' },
+      {
+        type: 'web_search',
+        user_location: { type: 'approximate', country: 'FR', city: 'Paris' },
+        search_context_size: 'low',
+      },
       { type: 'code_interpreter', container: { type: 'auto' } },
-      { type: 'mcp', server_label: 'zip1', server_url: 'https://zip1.io/mcp', require_approval: 'never' },
+      {
+        type: 'mcp',
+        server_label: 'zip1',
+        server_url: 'https://zip1.io/mcp',
+        require_approval: 'never',
+      },
     ]);
   });
 
   it('refuses a hosted tool of another provider with UserError before sending anything', async () => {
-    const foreign = { type: 'hosted_tool' as const, name: 'web_search', providerId: 'anthropic', providerData: { type: 'web_search_20250305' } };
-    const error = await thrown(() => testModel(server).getResponse(userRequest('x', { tools: [foreign] })));
+    const foreign = {
+      type: 'hosted_tool' as const,
+      name: 'web_search',
+      providerId: 'anthropic',
+      providerData: { type: 'web_search_20250305' },
+    };
+    const error = await thrown(() =>
+      testModel(server).getResponse(userRequest('x', { tools: [foreign] })),
+    );
     expect(error).toBeInstanceOf(UserError);
     expect((error as Error).message).toContain('"web_search" belongs to provider "anthropic"');
     expect(server.requests).toHaveLength(0);
@@ -191,7 +255,9 @@ describe('request building', () => {
 
   it('maps every setting and request field, with providerOptions.openai merged last', async () => {
     server.enqueue(jsonFixture('function-call.json'));
-    await testModel(server, 'gpt-5.1', { contextManagement: { compactThresholdTokens: 200_000 } }).getResponse(
+    await testModel(server, 'gpt-5.1', {
+      contextManagement: { compactThresholdTokens: 200_000 },
+    }).getResponse(
       userRequest('Weather?', {
         tools: [weatherTool],
         systemInstructions: 'Be brief.',
@@ -207,7 +273,10 @@ describe('request building', () => {
           truncation: 'auto',
           store: true,
           include: ['web_search_call.action.sources'],
-          providerOptions: { openai: { service_tier: 'flex', temperature: 0.5 }, anthropic: { ignored: true } },
+          providerOptions: {
+            openai: { service_tier: 'flex', temperature: 0.5 },
+            anthropic: { ignored: true },
+          },
         },
       }),
     );
@@ -247,10 +316,18 @@ describe('request building', () => {
 
   it('sends a server-managed conversation id as conversation and only the given items', async () => {
     server.enqueue(jsonFixture('text.json'));
-    await testModel(server).getResponse(userRequest('And tomorrow?', { conversationId: 'conv_689667905b048191b4740501625afd940c7533ace33a2dab' }));
-    expect(server.requests[0].body.conversation).toBe('conv_689667905b048191b4740501625afd940c7533ace33a2dab');
+    await testModel(server).getResponse(
+      userRequest('And tomorrow?', {
+        conversationId: 'conv_689667905b048191b4740501625afd940c7533ace33a2dab',
+      }),
+    );
+    expect(server.requests[0].body.conversation).toBe(
+      'conv_689667905b048191b4740501625afd940c7533ace33a2dab',
+    );
     expect(server.requests[0].body.previous_response_id).toBeUndefined();
-    expect(server.requests[0].body.input).toEqual([{ type: 'message', role: 'user', content: 'And tomorrow?' }]);
+    expect(server.requests[0].body.input).toEqual([
+      { type: 'message', role: 'user', content: 'And tomorrow?' },
+    ]);
   });
 
   it('sends a previous turn back in wire shape: reasoning kept with encrypted_content, non-wire fields stripped', async () => {
@@ -264,18 +341,57 @@ describe('request building', () => {
         encrypted_content: 'gAAAAABenc',
         provider_data: { openai: { note: 1 } },
       },
-      { type: 'reasoning' as const, summary: [{ type: 'summary_text' as const, text: 'Claude thinking' }], provider_data: { anthropic: { signature: 's' } } },
-      { type: 'function_call' as const, id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' as const },
+      {
+        type: 'reasoning' as const,
+        summary: [{ type: 'summary_text' as const, text: 'Claude thinking' }],
+        provider_data: { anthropic: { signature: 's' } },
+      },
+      {
+        type: 'function_call' as const,
+        id: 'fc_1',
+        call_id: 'call_1',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        status: 'completed' as const,
+      },
       { type: 'function_call_output' as const, call_id: 'call_1', output: '{"temperatureC":22}' },
-      { type: 'message' as const, role: 'assistant' as const, id: 'msg_1', status: 'completed' as const, phase: 'final_answer', content: [{ type: 'output_text' as const, text: 'Sunny.' }] },
+      {
+        type: 'message' as const,
+        role: 'assistant' as const,
+        id: 'msg_1',
+        status: 'completed' as const,
+        phase: 'final_answer',
+        content: [{ type: 'output_text' as const, text: 'Sunny.' }],
+      },
     ];
-    await testModel(server).getResponse(userRequest('', { input, modelSettings: { store: false } }));
+    await testModel(server).getResponse(
+      userRequest('', { input, modelSettings: { store: false } }),
+    );
     expect(server.requests[0].body.input).toEqual([
       { type: 'message', role: 'user', content: 'Weather?' },
-      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Think' }], encrypted_content: 'gAAAAABenc' },
-      { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+      {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: 'Think' }],
+        encrypted_content: 'gAAAAABenc',
+      },
+      {
+        type: 'function_call',
+        id: 'fc_1',
+        call_id: 'call_1',
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+        status: 'completed',
+      },
       { type: 'function_call_output', call_id: 'call_1', output: '{"temperatureC":22}' },
-      { type: 'message', role: 'assistant', id: 'msg_1', status: 'completed', phase: 'final_answer', content: [{ type: 'output_text', text: 'Sunny.', annotations: [] }] },
+      {
+        type: 'message',
+        role: 'assistant',
+        id: 'msg_1',
+        status: 'completed',
+        phase: 'final_answer',
+        content: [{ type: 'output_text', text: 'Sunny.', annotations: [] }],
+      },
     ]);
   });
 });

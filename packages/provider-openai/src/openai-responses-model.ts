@@ -2,14 +2,20 @@
  * `OpenAIResponsesModel`: the kernel's `Model` v1 on the OpenAI Responses API
  * (`POST /v1/responses`), through the official, unmodified `openai` client.
  */
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, RetryAdvice } from '@baton/kernel';
+import type {
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  RetryAdvice,
+} from '@baton/kernel';
 import type OpenAI from 'openai';
 import type {
   ResponseCreateParamsNonStreaming,
   ResponseCreateParamsStreaming,
 } from 'openai/resources/responses/responses';
-import { buildResponsesRequest, type ContextManagementOptions } from './convert-to-openai-input.js';
 import { fromResponsesResponse, type ResponsesResponseLike } from './convert-from-openai-output.js';
+import { buildResponsesRequest, type ContextManagementOptions } from './convert-to-openai-input.js';
 import { getOpenAIRetryAdvice, toModelCallError } from './openai-errors.js';
 import { toModelStreamEvents } from './openai-stream.js';
 
@@ -54,9 +60,12 @@ export class OpenAIResponsesModel implements Model {
     delete body.stream;
     let response: unknown;
     try {
-      response = await this.client.responses.create(body as unknown as ResponseCreateParamsNonStreaming, {
-        signal: request.signal,
-      });
+      response = await this.client.responses.create(
+        body as unknown as ResponseCreateParamsNonStreaming,
+        {
+          signal: request.signal,
+        },
+      );
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
       throw toModelCallError(error);
@@ -69,9 +78,12 @@ export class OpenAIResponsesModel implements Model {
     const body = { ...this.body(request), stream: true };
     let stream: AsyncIterable<unknown>;
     try {
-      stream = await this.client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
-        signal: request.signal,
-      });
+      stream = await this.client.responses.create(
+        body as unknown as ResponseCreateParamsStreaming,
+        {
+          signal: request.signal,
+        },
+      );
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
       throw toModelCallError(error);
@@ -85,6 +97,9 @@ export class OpenAIResponsesModel implements Model {
   }
 
   private body(request: ModelRequest) {
-    return buildResponsesRequest(request, { modelId: this.modelId, contextManagement: this.contextManagement });
+    return buildResponsesRequest(request, {
+      modelId: this.modelId,
+      contextManagement: this.contextManagement,
+    });
   }
 }

@@ -3,7 +3,11 @@
  * Source of the event names: https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import { type Item, ModelCallError, type ModelStreamEvent } from '@baton/kernel';
-import { fromResponsesOutputItem, fromResponsesResponse, type ResponsesResponseLike } from './convert-from-openai-output.js';
+import {
+  fromResponsesOutputItem,
+  fromResponsesResponse,
+  type ResponsesResponseLike,
+} from './convert-from-openai-output.js';
 import { streamFailure, toModelCallError } from './openai-errors.js';
 
 /** Options of {@link toModelStreamEvents}. */
@@ -66,7 +70,8 @@ export async function* toModelStreamEvents(
           break;
         case 'response.output_item.added': {
           const item = fromResponsesOutputItem(event.item);
-          if (item.type === 'function_call' && typeof item.id === 'string') callIds.set(item.id, item.call_id);
+          if (item.type === 'function_call' && typeof item.id === 'string')
+            callIds.set(item.id, item.call_id);
           outputEmitted = true;
           yield { type: 'output_item_added', item, outputIndex: event.output_index };
           break;
@@ -80,7 +85,12 @@ export async function* toModelStreamEvents(
         }
         case 'response.output_text.delta':
           outputEmitted = true;
-          yield { type: 'text_delta', delta: event.delta ?? '', itemId: event.item_id, outputIndex: event.output_index };
+          yield {
+            type: 'text_delta',
+            delta: event.delta ?? '',
+            itemId: event.item_id,
+            outputIndex: event.output_index,
+          };
           break;
         case 'response.function_call_arguments.delta':
           outputEmitted = true;
@@ -95,20 +105,29 @@ export async function* toModelStreamEvents(
         case 'response.reasoning_summary_text.delta':
         case 'response.reasoning_text.delta':
           outputEmitted = true;
-          yield { type: 'reasoning_delta', delta: event.delta ?? '', itemId: event.item_id, outputIndex: event.output_index };
+          yield {
+            type: 'reasoning_delta',
+            delta: event.delta ?? '',
+            itemId: event.item_id,
+            outputIndex: event.output_index,
+          };
           break;
         case 'response.completed':
         case 'response.incomplete':
         case 'response.failed': {
           const response = event.response ?? {};
           const fallbackOutput = doneItems.filter((i) => i !== undefined);
-          yield { type: 'response_done', response: fromResponsesResponse(response, { fallbackOutput, outputEmitted }) };
+          yield {
+            type: 'response_done',
+            response: fromResponsesResponse(response, { fallbackOutput, outputEmitted }),
+          };
           return;
         }
         case 'error':
           throw streamFailure(event.error ?? event, { outputEmitted, source: 'error event' });
       }
-      if (count > 10_000_000) throw new Error('OpenAI stream: more than 10 million events; giving up.');
+      if (count > 10_000_000)
+        throw new Error('OpenAI stream: more than 10 million events; giving up.');
     }
   } finally {
     // Stop the SDK stream (and its HTTP request) when we leave early: terminal event, error, or
@@ -118,7 +137,9 @@ export async function* toModelStreamEvents(
   if (options.signal?.aborted) throw options.signal.reason;
   throw new ModelCallError(
     `The OpenAI stream ended before a terminal event (response.completed / incomplete / failed)${
-      outputEmitted ? ' after output had been streamed; the partial response is not replayed.' : '; retrying may succeed.'
+      outputEmitted
+        ? ' after output had been streamed; the partial response is not replayed.'
+        : '; retrying may succeed.'
     }`,
     { retryable: !outputEmitted, code: 'stream_incomplete' },
   );

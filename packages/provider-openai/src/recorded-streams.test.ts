@@ -8,6 +8,7 @@
 import { readdirSync } from 'node:fs';
 import {
   type FunctionCallItem,
+  type HostedItem,
   type Item,
   type MessageItem,
   ModelCallError,
@@ -16,9 +17,21 @@ import {
   type ModelStreamEvent,
   type ReasoningItem,
 } from '@baton/kernel';
-import { chunksToSse, type FixtureServer, recordedFixturePath, startFixtureServer } from '@baton/testing';
+import {
+  chunksToSse,
+  type FixtureServer,
+  recordedFixturePath,
+  startFixtureServer,
+} from '@baton/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collect, collectUntilError, ofType, recordedText, testModel, userRequest } from './__fixtures__/fixtures.js';
+import {
+  collect,
+  collectUntilError,
+  ofType,
+  recordedText,
+  testModel,
+  userRequest,
+} from './__fixtures__/fixtures.js';
 
 /** Recorded streams this provider cannot represent, with the reason. Empty: all are covered. */
 const NOT_REPRESENTED: Record<string, string> = {};
@@ -49,7 +62,8 @@ const joinBy = <K>(events: { delta: string }[], key: (e: any) => K) => {
   for (const e of events) out.set(key(e), (out.get(key(e)) ?? '') + e.delta);
   return out;
 };
-const textOf = (m: MessageItem) => (m.content as { text?: string }[]).map((p) => p.text ?? '').join('');
+const textOf = (m: MessageItem) =>
+  (m.content as { text?: string }[]).map((p) => p.text ?? '').join('');
 
 /**
  * Serves one stream, and checks: a raw event per wire event in order; exactly one
@@ -60,7 +74,9 @@ async function replayStream(sse: string, request: ModelRequest = userRequest('re
   const wire = payloadsOf(sse);
   server.enqueue({ kind: 'sse', body: sse });
   const events = await collect(testModel(server).getStreamedResponse(request));
-  expect(ofType(events, 'raw').map((e) => (e.event as { type: string }).type)).toEqual(wire.map((p) => p.type));
+  expect(ofType(events, 'raw').map((e) => (e.event as { type: string }).type)).toEqual(
+    wire.map((p) => p.type),
+  );
   expect(ofType(events, 'response_done')).toHaveLength(1);
   expect(events.at(-1)?.type).toBe('response_done');
   const response = (events.at(-1) as Extract<ModelStreamEvent, { type: 'response_done' }>).response;
@@ -69,15 +85,20 @@ async function replayStream(sse: string, request: ModelRequest = userRequest('re
   // The live API re-encrypts `encrypted_content` per emission: the `output_item.done` copy and the
   // `response.completed` copy differ byte-wise (both valid). The response keeps the completed one.
   const opaque = (items: unknown[]) =>
-    items.map((i: any) => ('encrypted_content' in i ? { ...i, encrypted_content: typeof i.encrypted_content } : i));
-  expect(opaque(ofType(events, 'output_item_done').map((e) => e.item))).toEqual(opaque(completed.output));
+    items.map((i: any) =>
+      'encrypted_content' in i ? { ...i, encrypted_content: typeof i.encrypted_content } : i,
+    );
+  expect(opaque(ofType(events, 'output_item_done').map((e) => e.item))).toEqual(
+    opaque(completed.output),
+  );
   const texts = joinBy(ofType(events, 'text_delta'), (e) => e.itemId);
   const args = joinBy(ofType(events, 'function_call_arguments_delta'), (e) => e.callId);
   const thoughts = joinBy(ofType(events, 'reasoning_delta'), (e) => e.itemId);
   for (const item of response.output) {
     if (item.type === 'message') expect(texts.get(item.id) ?? '').toBe(textOf(item));
     if (item.type === 'function_call') expect(args.get(item.call_id)).toBe(item.arguments);
-    if (item.type === 'reasoning' && thoughts.has(item.id)) expect(thoughts.get(item.id)).toBe(item.summary.map((s) => s.text).join(''));
+    if (item.type === 'reasoning' && thoughts.has(item.id))
+      expect(thoughts.get(item.id)).toBe(item.summary.map((s) => s.text).join(''));
   }
   expect(response.usage).toMatchObject({
     requests: 1,
@@ -91,6 +112,7 @@ async function replayStream(sse: string, request: ModelRequest = userRequest('re
 }
 
 const types = (output: Item[]) => output.map((i) => i.type);
+const hosted = (item: Item) => item as HostedItem;
 
 describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   it('covers every recorded stream file (or lists it in NOT_REPRESENTED with a reason)', () => {
@@ -109,19 +131,28 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('openai-code-interpreter-tool.1.chunks.txt: three code_interpreter_call items; code deltas stay raw', async () => {
-    const { events, response } = await replayStream(sseOf('openai-code-interpreter-tool.1.chunks.txt'));
+    const { events, response } = await replayStream(
+      sseOf('openai-code-interpreter-tool.1.chunks.txt'),
+    );
     expect(response.output.filter((i) => i.type === 'code_interpreter_call')).toHaveLength(3);
-    const codeDeltas = ofType(events, 'raw').filter((e) => (e.event as { type: string }).type === 'response.code_interpreter_call_code.delta');
+    const codeDeltas = ofType(events, 'raw').filter(
+      (e) => (e.event as { type: string }).type === 'response.code_interpreter_call_code.delta',
+    );
     expect(codeDeltas).toHaveLength(149);
-    expect(textOf(response.output.at(-1) as MessageItem)).toMatch(/^Here’s a simulation of rolling two fair six-sided dice/);
+    expect(textOf(response.output.at(-1) as MessageItem)).toMatch(
+      /^Here’s a simulation of rolling two fair six-sided dice/,
+    );
   });
 
   it('openai-compaction.1.chunks.txt: 815 text deltas, then the compaction item (added/done, no deltas)', async () => {
     const { events, response } = await replayStream(sseOf('openai-compaction.1.chunks.txt'));
     expect(ofType(events, 'text_delta')).toHaveLength(815);
     expect(types(response.output)).toEqual(['message', 'compaction']);
-    expect(ofType(events, 'output_item_added').map((e) => e.item.type)).toEqual(['message', 'compaction']);
-    expect(response.output[1].encrypted_content).toMatch(/^gAAAAAB/);
+    expect(ofType(events, 'output_item_added').map((e) => e.item.type)).toEqual([
+      'message',
+      'compaction',
+    ]);
+    expect(hosted(response.output[1]).encrypted_content).toMatch(/^gAAAAAB/);
     expect(response.usage.cachedInputTokens).toBe(49792);
   });
 
@@ -129,17 +160,28 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
     // The SDK raises the `error` event itself (APIError without status); the `response.failed`
     // after it is therefore never read. Its code and message are the same as the error event's.
     server.enqueue({ kind: 'sse', body: sseOf('openai-error.1.chunks.txt') });
-    const { events, error } = await collectUntilError(testModel(server).getStreamedResponse(userRequest('x')));
+    const { events, error } = await collectUntilError(
+      testModel(server).getStreamedResponse(userRequest('x')),
+    );
     expect(events.map((e) => e.type)).toEqual(['raw', 'response_started', 'raw']);
     expect(ModelCallError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'insufficient_quota', retryable: false, statusCode: undefined });
+    expect(error).toMatchObject({
+      code: 'insufficient_quota',
+      retryable: false,
+      statusCode: undefined,
+    });
     expect((error as Error).message).toContain('You exceeded your current quota');
   });
 
   it('openai-file-search-tool.1.chunks.txt: a file_search_call and a cited answer', async () => {
     const { response } = await replayStream(sseOf('openai-file-search-tool.1.chunks.txt'));
-    expect(types(response.output)).toEqual(['reasoning', 'file_search_call', 'reasoning', 'message']);
-    expect((response.output[1].queries as string[]).length).toBeGreaterThan(0);
+    expect(types(response.output)).toEqual([
+      'reasoning',
+      'file_search_call',
+      'reasoning',
+      'message',
+    ]);
+    expect((hosted(response.output[1]).queries as string[]).length).toBeGreaterThan(0);
   });
 
   it('openai-mcp-tool-approval.1.chunks.txt: mcp_list_tools and an mcp_approval_request item, no deltas', async () => {
@@ -150,40 +192,74 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('openai-mcp-tool-approval.4.chunks.txt: after approval, the mcp_call with its output; the approval response is sent as is', async () => {
-    const approval = { type: 'mcp_approval_response' as const, approval_request_id: 'mcpr_04a97b4fce127879006949a8672ac081959f95aa8ceedb7cd9', approve: true };
-    const request = userRequest('', { input: [{ type: 'message', role: 'user', content: 'Shorten ai-sdk.dev' }, approval] });
-    const { response } = await replayStream(sseOf('openai-mcp-tool-approval.4.chunks.txt'), request);
+    const approval = {
+      type: 'mcp_approval_response' as const,
+      approval_request_id: 'mcpr_04a97b4fce127879006949a8672ac081959f95aa8ceedb7cd9',
+      approve: true,
+    };
+    const request = userRequest('', {
+      input: [{ type: 'message', role: 'user', content: 'Shorten ai-sdk.dev' }, approval],
+    });
+    const { response } = await replayStream(
+      sseOf('openai-mcp-tool-approval.4.chunks.txt'),
+      request,
+    );
     expect(server.requests[0].body.input[1]).toEqual(approval);
-    const call = response.output.find((i) => i.type === 'mcp_call')!;
-    expect(call).toMatchObject({ approval_request_id: approval.approval_request_id, name: 'create_short_url' });
+    const call = hosted(response.output.find((i) => i.type === 'mcp_call')!);
+    expect(call).toMatchObject({
+      approval_request_id: approval.approval_request_id,
+      name: 'create_short_url',
+    });
     expect(call.output).toContain('https://zip1.io/UDKvlw');
     expect(textOf(response.output.at(-1) as MessageItem)).toContain('https://zip1.io/UDKvlw');
   });
 
   it('openai-pdf-input-file.1.chunks.txt: three text deltas make "Dummy PDF file"', async () => {
     const { events } = await replayStream(sseOf('openai-pdf-input-file.1.chunks.txt'));
-    expect(ofType(events, 'text_delta').map((e) => e.delta).join('')).toBe('Dummy PDF file');
+    expect(
+      ofType(events, 'text_delta')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe('Dummy PDF file');
   });
 
   it('openai-reasoning-encrypted-content.1.chunks.txt: 4 streams replayed as a stateless tool loop', async () => {
-    const lines = recordedText('openai-reasoning-encrypted-content.1.chunks.txt').split('\n').filter((l) => l.trim() !== '');
+    const lines = recordedText('openai-reasoning-encrypted-content.1.chunks.txt')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const starts = lines.flatMap((l, i) => (JSON.parse(l).type === 'response.created' ? [i] : []));
     expect(starts).toHaveLength(4);
     const streams = starts.map((s, i) => lines.slice(s, starts[i + 1]).join('\n'));
-    let input: Item[] = [{ type: 'message', role: 'user', content: 'Compute ((12 + 7) * 3) * 10 with the calculator.' }];
+    let input: Item[] = [
+      {
+        type: 'message',
+        role: 'user',
+        content: 'Compute ((12 + 7) * 3) * 10 with the calculator.',
+      },
+    ];
     const results: ModelResponse[] = [];
     for (const stream of streams) {
-      const request = userRequest('', { input, modelSettings: { store: false, reasoning: { effort: 'high', summary: 'auto' } } });
+      const request = userRequest('', {
+        input,
+        modelSettings: { store: false, reasoning: { effort: 'high', summary: 'auto' } },
+      });
       const { response } = await replayStream(chunksToSse(stream, 'responses'), request);
       results.push(response);
-      const outputs = (response.output.filter((i) => i.type === 'function_call') as FunctionCallItem[]).map((c) => ({
+      const outputs = (
+        response.output.filter((i) => i.type === 'function_call') as FunctionCallItem[]
+      ).map((c) => ({
         type: 'function_call_output' as const,
         call_id: c.call_id,
         output: 'ok',
       }));
       input = [...input, ...response.output, ...outputs];
     }
-    expect(results.map((r) => types(r.output))).toEqual([['reasoning', 'function_call'], ['function_call'], ['function_call'], ['message']]);
+    expect(results.map((r) => types(r.output))).toEqual([
+      ['reasoning', 'function_call'],
+      ['function_call'],
+      ['function_call'],
+      ['message'],
+    ]);
     const reasoning = results[0].output[0] as ReasoningItem;
     expect(reasoning.encrypted_content).toMatch(/^gAAAAAB/);
     expect(reasoning.summary[0].text.length).toBeGreaterThan(100);
@@ -195,18 +271,36 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
       expect(sent.body.store).toBe(false);
       expect(sent.body.include).toEqual(['reasoning.encrypted_content']);
       expect(sent.body.input[1]).toEqual(reasoning);
-      expect(sent.body.input[2]).toMatchObject({ type: 'function_call', call_id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn' });
-      expect(sent.body.input[3]).toEqual({ type: 'function_call_output', call_id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn', output: 'ok' });
+      expect(sent.body.input[2]).toMatchObject({
+        type: 'function_call',
+        call_id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn',
+      });
+      expect(sent.body.input[3]).toEqual({
+        type: 'function_call_output',
+        call_id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn',
+        output: 'ok',
+      });
     }
     expect(server.requests[3].body.input.map((i: Item) => i.type)).toEqual([
-      'message', 'reasoning', 'function_call', 'function_call_output', 'function_call', 'function_call_output', 'function_call', 'function_call_output',
+      'message',
+      'reasoning',
+      'function_call',
+      'function_call_output',
+      'function_call',
+      'function_call_output',
+      'function_call',
+      'function_call_output',
     ]);
   });
 
   it('openai-web-search-tool.1.chunks.txt: six web_search_call items and a long cited answer', async () => {
     const { events, response } = await replayStream(sseOf('openai-web-search-tool.1.chunks.txt'));
     expect(response.output.filter((i) => i.type === 'web_search_call')).toHaveLength(6);
-    expect(ofType(events, 'raw').filter((e) => (e.event as { type: string }).type === 'response.output_text.annotation.added')).toHaveLength(12);
+    expect(
+      ofType(events, 'raw').filter(
+        (e) => (e.event as { type: string }).type === 'response.output_text.annotation.added',
+      ),
+    ).toHaveLength(12);
     expect(ofType(events, 'text_delta')).toHaveLength(121);
   });
 
@@ -218,7 +312,9 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('test_openai_responses_thinking_part_iter.1.sse (verbatim): 4 summary parts streamed, then 271 text deltas', async () => {
-    const { events, response } = await replayStream(sseOf('test_openai_responses_thinking_part_iter.1.sse'));
+    const { events, response } = await replayStream(
+      sseOf('test_openai_responses_thinking_part_iter.1.sse'),
+    );
     const reasoning = response.output[0] as ReasoningItem;
     expect(reasoning.summary).toHaveLength(4);
     expect(reasoning.encrypted_content).toMatch(/^gAAAAAB/);

@@ -11,8 +11,11 @@ beforeAll(async () => {
   redis = await startTestRedis({ cluster: true });
   cluster = new Cluster([{ host: '127.0.0.1', port: redis.port }], { keyPrefix: 'c:' });
   await new Promise<void>((resolve, reject) => {
-    cluster.once('ready', () => resolve());
-    cluster.once('error', reject);
+    const timer = setTimeout(() => reject(new Error('Redis Cluster client not ready after 15 s')), 15_000);
+    cluster.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 });
 afterAll(async () => {

@@ -43,7 +43,7 @@ export async function startTestRedis(options: { cluster?: boolean } = {}): Promi
   const start = async () => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
     args.push('--daemonize', 'yes', '--pidfile', pidfile, '--dir', dir, '--logfile', join(dir, 'redis.log'));
-    if (options.cluster) args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'));
+    if (options.cluster) args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--cluster-announce-ip', '127.0.0.1');
     const res = spawnSync('redis-server', args, { encoding: 'utf8', timeout: 10_000 });
     if (res.status !== 0) throw new Error(`redis-server failed to start on port ${port}: ${res.stderr || res.stdout}`);
     await waitFor(async () => (await command(port, 'PING')).startsWith('+PONG'), 10_000, `redis-server on port ${port} to answer PING`);

@@ -29,3 +29,4 @@ export {
   type TracingConformanceOptions,
   type TracingProcessorFactory,
 } from './tracing-conformance.js';
+export { RecordingTraceProcessor } from './recording-trace-processor.js';

@@ -44,7 +44,11 @@ export interface ExpectedFunctionCall {
  * rateLimited: { response: { kind: 'json', status: 429, headers: { 'retry-after': '2' }, body: {...} }, retryAfterMs: 2000 }
  */
 export interface ModelConformanceFixtures {
-  text: { response: FixtureResponse; text: string; usage: { inputTokens: number; outputTokens: number } };
+  text: {
+    response: FixtureResponse;
+    text: string;
+    usage: { inputTokens: number; outputTokens: number };
+  };
   functionCall: { response: FixtureResponse; call: ExpectedFunctionCall };
   streamedText: { response: FixtureResponse; text: string };
   streamedToolCall: { response: FixtureResponse; call: ExpectedFunctionCall };
@@ -80,7 +84,11 @@ const INSTRUCTIONS = 'You are the conformance test assistant.';
  * The request sent declares one function tool named after the expected call (`parameters`: an
  * open object schema, `strict: false`) so that tool-call fixtures match the request.
  */
-export function describeModelConformance(name: string, factory: ModelFactory, fixtures: ModelConformanceFixtures): void {
+export function describeModelConformance(
+  name: string,
+  factory: ModelFactory,
+  fixtures: ModelConformanceFixtures,
+): void {
   describe(`Model conformance: ${name}`, () => {
     let server: FixtureServer;
     beforeEach(async () => {
@@ -134,10 +142,14 @@ export function describeModelConformance(name: string, factory: ModelFactory, fi
     it('getStreamedResponse: argument deltas concatenate to the final function_call arguments', async () => {
       const model = await factory(server);
       server.enqueue(fixtures.streamedToolCall.response);
-      const events = await collect(model.getStreamedResponse(baseRequest(fixtures.streamedToolCall.call.name)));
+      const events = await collect(
+        model.getStreamedResponse(baseRequest(fixtures.streamedToolCall.call.name)),
+      );
       const done = expectSingleDone(events);
       const call = expectCall(done.output, fixtures.streamedToolCall.call);
-      const args = events.filter((e) => e.type === 'function_call_arguments_delta').map((e) => e.delta);
+      const args = events
+        .filter((e) => e.type === 'function_call_arguments_delta')
+        .map((e) => e.delta);
       expect(args.length).toBeGreaterThan(0);
       expect(JSON.parse(args.join(''))).toEqual(JSON.parse(call.arguments));
     });
@@ -202,7 +214,9 @@ function baseRequest(toolName?: string): ModelRequest {
 }
 
 function assistantMessages(output: Item[]): MessageItem[] {
-  const messages = output.filter((i): i is MessageItem => i.type === 'message' && (i as MessageItem).role === 'assistant');
+  const messages = output.filter(
+    (i): i is MessageItem => i.type === 'message' && (i as MessageItem).role === 'assistant',
+  );
   expect(messages.length).toBeGreaterThan(0);
   return messages;
 }
@@ -230,7 +244,8 @@ async function collect(stream: AsyncIterable<ModelStreamEvent>): Promise<ModelSt
   const events: ModelStreamEvent[] = [];
   for await (const event of stream) {
     events.push(event);
-    if (events.length > 100_000) throw new Error('conformance: stream did not end within 100000 events');
+    if (events.length > 100_000)
+      throw new Error('conformance: stream did not end within 100000 events');
   }
   return events;
 }

@@ -1,8 +1,12 @@
 /** Test helpers over finished spans of the real OTel SDK. */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
-/** Renders spans as an indented tree of names (children in start-time order). */
-export function renderTree(spans: readonly ReadableSpan[]): string {
+/**
+ * Renders spans as an indented tree of names. Children are in start-time order, or with
+ * `order: 'name'` in name order (canonical: Baton times have millisecond resolution, so siblings
+ * of a real run often start in the same millisecond).
+ */
+export function renderTree(spans: readonly ReadableSpan[], order: 'start' | 'name' = 'start'): string {
   const ids = new Set(spans.map((s) => s.spanContext().spanId));
   const children = new Map<string | undefined, ReadableSpan[]>();
   for (const s of spans) {
@@ -12,7 +16,7 @@ export function renderTree(spans: readonly ReadableSpan[]): string {
   }
   const lines: string[] = [];
   const walk = (key: string | undefined, depth: number) => {
-    const list = [...(children.get(key) ?? [])].sort((a, b) => cmp(a.startTime, b.startTime));
+    const list = [...(children.get(key) ?? [])].sort((a, b) => (order === 'name' ? byName(a, b) : cmp(a.startTime, b.startTime) || byName(a, b)));
     for (const s of list) {
       lines.push(`${'  '.repeat(depth)}${s.name}`);
       walk(s.spanContext().spanId, depth + 1);
@@ -20,6 +24,10 @@ export function renderTree(spans: readonly ReadableSpan[]): string {
   };
   walk(undefined, 0);
   return lines.join('\n');
+}
+
+function byName(a: ReadableSpan, b: ReadableSpan): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function cmp(a: [number, number], b: [number, number]): number {

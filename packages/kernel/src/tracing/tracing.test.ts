@@ -1,0 +1,141 @@
+import { fc, msg, RecordingTraceProcessor, ScriptedModel } from '@baton/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runMode } from '../__tests__/both-modes.js';
+import { buildDesk } from '../__tests__/support-desk.js';
+import { Agent } from '../agent/agent.js';
+import { run } from '../loop/run.js';
+import { RunState } from '../run-state/run-state.js';
+import { tool } from '../tool/tool.js';
+import { ConsoleTraceProcessor } from './console-trace-processor.js';
+import { withCustomSpan } from './custom-span.js';
+import { JsonlTraceExporter } from './jsonl-trace-exporter.js';
+import { setTraceProcessors, setTracingErrorHandler } from './processors.js';
+
+afterEach(() => setTraceProcessors([]));
+
+const DESK_TREE = [
+  'agent:Triage Agent',
+  '  turn:Triage Agent',
+  '    generation:scripted',
+  '    handoff:Triage Agent->Refund Agent',
+  'agent:Refund Agent',
+  '  turn:Refund Agent',
+  '    generation:scripted',
+  '    function:lookup_order',
+  '    function:policy_agent',
+  '      agent:Policy Agent',
+  '        turn:Policy Agent',
+  '          generation:scripted',
+  '  turn:Refund Agent',
+  '    generation:scripted',
+  '    function:issue_refund',
+  '  turn:Refund Agent',
+  '    generation:scripted',
+];
+
+describe('kernel tracing', () => {
+  it('the support-desk span tree is the real nesting, identical in both modes', async () => {
+    const trees: string[][] = [];
+    for (const stream of [false, true]) {
+      const rec = new RecordingTraceProcessor();
+      setTraceProcessors([rec]);
+      const outcome = await runMode(() => ({ agent: buildDesk().triage, input: 'broken mug #42', options: { workflowName: 'support', groupId: 'conv-1', traceMetadata: { tenant: 'acme' } } }), stream);
+      expect(outcome.error).toBeUndefined();
+      expect(rec.traces).toHaveLength(1);
+      expect(rec.traces[0]).toMatchObject({ name: 'support', groupId: 'conv-1', metadata: { tenant: 'acme' } });
+      expect(rec.ended).toHaveLength(rec.started.length);
+      expect(rec.events[0]).toMatch(/^trace_start/);
+      expect(rec.events.at(-1)).toMatch(/^trace_end/);
+      trees.push(rec.tree());
+    }
+    expect(trees[0]).toEqual(DESK_TREE);
+    expect(trees[1]).toEqual(trees[0]);
+  });
+
+  it('includeSensitiveData: false keeps the structure and drops inputs, outputs and arguments', async () => {
+    const rec = new RecordingTraceProcessor();
+    setTraceProcessors([rec]);
+    await run(buildDesk().triage, 'my secret order #42', { tracing: { includeSensitiveData: false } });
+    expect(rec.tree()).toEqual(DESK_TREE);
+    const dump = JSON.stringify(rec.ended);
+    expect(dump).not.toContain('secret order');
+    expect(dump).not.toContain('"input"');
+    expect(dump).not.toContain('"output"');
+    const withData = new RecordingTraceProcessor();
+    setTraceProcessors([withData]);
+    await run(buildDesk().triage, 'my secret order #42');
+    expect(JSON.stringify(withData.ended)).toContain('secret order');
+  });
+
+  it('redacted tool errors never reach a span', async () => {
+    const rec = new RecordingTraceProcessor();
+    setTraceProcessors([rec]);
+    const t = tool({ name: 'db', description: '', execute: () => { throw new Error('password=hunter2'); } });
+    await run(new Agent({ name: 'A', tools: [t], model: new ScriptedModel([[fc('db', {}, 'c1')], [msg('sorry')]]) }), 'x');
+    const fnSpan = rec.ended.find((s) => s.data.kind === 'function')!;
+    expect(fnSpan.error?.message).toBe('An error occurred while running the tool. Please try again.');
+    expect(JSON.stringify(rec.ended)).not.toContain('hunter2');
+  });
+
+  it('a throwing processor does not change the run, and is reported once', async () => {
+    const reported: unknown[] = [];
+    setTracingErrorHandler((e) => reported.push(e));
+    const bad = { onTraceStart() { throw new Error('boom'); }, onTraceEnd() { throw new Error('boom'); }, onSpanStart() { throw new Error('boom'); }, onSpanEnd() { throw new Error('boom'); }, forceFlush: async () => {}, shutdown: async () => {} };
+    const rec = new RecordingTraceProcessor();
+    setTraceProcessors([bad, rec]);
+    const result = await run(buildDesk().triage, 'broken mug #42');
+    expect(result.finalOutput).toEqual({ orderId: '#42', action: 'refund', amountCents: 1299 });
+    expect(reported).toHaveLength(1);
+    expect(rec.tree()).toEqual(DESK_TREE);
+  });
+
+  it('disabled tracing creates no spans at all', async () => {
+    const rec = new RecordingTraceProcessor();
+    setTraceProcessors([rec]);
+    await run(buildDesk().triage, 'x', { tracing: { disabled: true } });
+    expect(rec.events).toEqual([]);
+  });
+
+  it('a resumed run continues the same trace id', async () => {
+    const rec = new RecordingTraceProcessor();
+    setTraceProcessors([rec]);
+    const desk = buildDesk({ refundNeedsApproval: true });
+    const r1 = await run(desk.triage, 'broken mug #42');
+    const state = RunState.fromString(desk.triage, r1.state.toString());
+    state.approve(state.getInterruptions()[0]);
+    await run(desk.triage, state);
+    expect(rec.traces).toHaveLength(2);
+    expect(rec.traces[1].traceId).toBe(rec.traces[0].traceId);
+    expect(rec.ended.filter((s) => s.data.kind === 'function' && (s.data as any).name === 'issue_refund')).toHaveLength(1);
+  });
+
+  it('withCustomSpan nests under the calling tool, even for concurrent tools', async () => {
+    const rec = new RecordingTraceProcessor();
+    setTraceProcessors([rec]);
+    const t = tool({
+      name: 'work',
+      description: '',
+      execute: async (_a, _c, d) => withCustomSpan(`step-${d.callId}`, async () => { await new Promise((r) => setTimeout(r, d.callId === 'a' ? 20 : 1)); return 'ok'; }),
+    });
+    await run(new Agent({ name: 'A', tools: [t], model: new ScriptedModel([[fc('work', {}, 'a'), fc('work', {}, 'b')], [msg('done')]]) }), 'x');
+    const byId = new Map(rec.started.map((s) => [s.spanId, s]));
+    for (const id of ['a', 'b']) {
+      const custom = rec.started.find((s) => s.data.kind === 'custom' && (s.data as any).name === `step-${id}`)!;
+      expect((byId.get(custom.parentId!)!.data as any).callId).toBe(id);
+    }
+  });
+
+  it('ConsoleTraceProcessor prints an indented tree; JsonlTraceExporter writes one JSON per span', async () => {
+    const lines: string[] = [];
+    const jsonl: string[] = [];
+    setTraceProcessors([new ConsoleTraceProcessor({ write: (l) => lines.push(l) }), new JsonlTraceExporter((l) => jsonl.push(l))]);
+    await run(buildDesk().triage, 'broken mug #42', { workflowName: 'desk' });
+    const out = lines.join('\n');
+    expect(out).toMatch(/^trace desk \(trace_[0-9a-f]{32}\)/);
+    expect(out).toContain('  └─ agent Triage Agent');
+    expect(out).toContain('      └─ function policy_agent [c2]');
+    const spans = jsonl.map((l) => JSON.parse(l)).filter((o) => o.type === 'span');
+    expect(spans).toHaveLength(DESK_TREE.length);
+    expect(jsonl.every((l) => l.endsWith('\n'))).toBe(true);
+  });
+});
