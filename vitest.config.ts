@@ -12,6 +12,7 @@ const packages = [
   'tracing-otel',
   'mcp',
   'memory',
+  'interactive',
 ];
 
 export default defineConfig({

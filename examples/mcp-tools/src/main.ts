@@ -11,12 +11,16 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Agent, type FunctionCallOutputItem, run, tool } from '@baton/kernel';
-import { MCPServers, MCPServerStdio, McpCapability } from '@baton/mcp';
+import { MCPServerStdio, MCPServers, McpCapability } from '@baton/mcp';
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { z } from 'zod';
 
 const require = createRequire(import.meta.url);
-const everythingEntry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const everythingEntry = join(
+  dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist',
+  'index.js',
+);
 
 const everything = new MCPServerStdio({
   name: 'everything',
@@ -69,9 +73,13 @@ async function main(): Promise<number> {
       const got = outputs.find((o) => o.call_id === callId)?.output;
       const ok = got === want;
       if (!ok) failures++;
-      console.log(`${ok ? 'ok  ' : 'FAIL'} ${callId}: ${JSON.stringify(got)}${ok ? '' : ` (expected ${JSON.stringify(want)})`}`);
+      console.log(
+        `${ok ? 'ok  ' : 'FAIL'} ${callId}: ${JSON.stringify(got)}${ok ? '' : ` (expected ${JSON.stringify(want)})`}`,
+      );
     }
-    const strictTools = model.requests[0].tools.filter((t) => t.type === 'function' && t.strict).map((t) => (t as { name: string }).name);
+    const strictTools = model.requests[0].tools
+      .filter((t) => t.type === 'function' && t.strict)
+      .map((t) => (t as { name: string }).name);
     if (!strictTools.includes('get-sum')) {
       failures++;
       console.log('FAIL get-sum was not sent with a strict schema');

@@ -23,7 +23,11 @@ export type McpApprovalPolicy<TContext = any> =
   | { toolNames: string[] }
   | ((request: McpApprovalRequest<TContext>) => boolean | Promise<boolean>);
 
-type NeedsApproval = (ctx: RunContext<any>, args: any, callId: string) => boolean | Promise<boolean>;
+type NeedsApproval = (
+  ctx: RunContext<any>,
+  args: any,
+  callId: string,
+) => boolean | Promise<boolean>;
 
 /**
  * Combines policies (server-level and `mcpTools`-level): approval is needed when any says so.
@@ -44,7 +48,8 @@ export function toNeedsApproval(
   if (dynamic.length === 0) return false;
   return async (runContext, args, callId) => {
     for (const decide of dynamic) {
-      if (await decide({ runContext, serverName, toolName, arguments: args ?? {}, callId })) return true;
+      if (await decide({ runContext, serverName, toolName, arguments: args ?? {}, callId }))
+        return true;
     }
     return false;
   };

@@ -7,20 +7,32 @@ const where = { serverName: 'srv', toolName: 'tool' };
 describe('mcpResultToToolOutput', () => {
   it('joins text blocks into one string', () => {
     const out = mcpResultToToolOutput(
-      { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       where,
     );
     expect(out).toBe('a\nb');
   });
 
   it('prefers text over structuredContent by default and JSON with useStructuredContent', () => {
-    const result = { content: [{ type: 'text' as const, text: 'hello\n' }], structuredContent: { content: 'hello\n' } };
+    const result = {
+      content: [{ type: 'text' as const, text: 'hello\n' }],
+      structuredContent: { content: 'hello\n' },
+    };
     expect(mcpResultToToolOutput(result, where)).toBe('hello\n');
-    expect(mcpResultToToolOutput(result, { ...where, useStructuredContent: true })).toBe('{"content":"hello\\n"}');
+    expect(mcpResultToToolOutput(result, { ...where, useStructuredContent: true })).toBe(
+      '{"content":"hello\\n"}',
+    );
   });
 
   it('uses structuredContent as JSON when there is no content', () => {
-    expect(mcpResultToToolOutput({ content: [], structuredContent: { n: 1 } }, where)).toBe('{"n":1}');
+    expect(mcpResultToToolOutput({ content: [], structuredContent: { n: 1 } }, where)).toBe(
+      '{"n":1}',
+    );
   });
 
   it('turns images into input_image parts with a data URL, keeping order with text', () => {
@@ -43,7 +55,10 @@ describe('mcpResultToToolOutput', () => {
     const out = mcpResultToToolOutput(
       {
         content: [
-          { type: 'resource', resource: { uri: 'file:///a/b.bin', mimeType: 'application/pdf', blob: 'QUJD' } },
+          {
+            type: 'resource',
+            resource: { uri: 'file:///a/b.bin', mimeType: 'application/pdf', blob: 'QUJD' },
+          },
           { type: 'resource', resource: { uri: 'file:///t.txt', text: 'inline' } },
           { type: 'resource_link', uri: 'test://x', name: 'X' },
         ],
@@ -62,7 +77,11 @@ describe('mcpResultToToolOutput', () => {
   });
 
   it('throws ToolInputError with the server text for isError results', () => {
-    const run = () => mcpResultToToolOutput({ content: [{ type: 'text', text: 'bad path' }], isError: true }, where);
+    const run = () =>
+      mcpResultToToolOutput(
+        { content: [{ type: 'text', text: 'bad path' }], isError: true },
+        where,
+      );
     expect(run).toThrow(ToolInputError);
     expect(run).toThrow('MCP tool "tool" (server "srv") returned an error: bad path');
   });

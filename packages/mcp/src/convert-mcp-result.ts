@@ -28,17 +28,29 @@ type McpContent = CallToolResult['content'][number];
  *   error policy shows to the model (`Error: …`) so it can correct the call.
  * @throws ToolInputError for `isError: true`.
  */
-export function mcpResultToToolOutput(result: CallToolResult, options: McpResultOptions): string | ContentPart[] {
+export function mcpResultToToolOutput(
+  result: CallToolResult,
+  options: McpResultOptions,
+): string | ContentPart[] {
   const content = Array.isArray(result.content) ? result.content : [];
   if (result.isError) {
-    const text = content.map(textOf).filter((t) => t !== '').join('\n');
-    const detail = text || (result.structuredContent ? JSON.stringify(result.structuredContent) : 'no details given');
+    const text = content
+      .map(textOf)
+      .filter((t) => t !== '')
+      .join('\n');
+    const detail =
+      text ||
+      (result.structuredContent ? JSON.stringify(result.structuredContent) : 'no details given');
     throw new ToolInputError(
       `MCP tool "${options.toolName}" (server "${options.serverName}") returned an error: ${detail}`,
     );
   }
   const structured = result.structuredContent;
-  if (structured !== undefined && structured !== null && (options.useStructuredContent || content.length === 0)) {
+  if (
+    structured !== undefined &&
+    structured !== null &&
+    (options.useStructuredContent || content.length === 0)
+  ) {
     return JSON.stringify(structured);
   }
   const parts = content.map(toPart);

@@ -5,7 +5,11 @@ import { type CapabilityRun, type FunctionTool, RunContext } from '@baton/kernel
 import { MCPServerError, MCPServers, McpCapability } from '@baton/mcp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { byName, invokeTool } from './__fixtures__/invoke-tool.js';
-import { everythingStdio, filesystemStdio, recordingLogger } from './__fixtures__/reference-servers.js';
+import {
+  everythingStdio,
+  filesystemStdio,
+  recordingLogger,
+} from './__fixtures__/reference-servers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'baton-mcp-cap-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -31,8 +35,12 @@ describe('McpCapability', () => {
       const run = runOf('assistant');
       const tools = await toolsFor(capability, run);
       expect([everything.status, fs.status]).toEqual(['connected', 'connected']);
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum', 'read_text_file']));
-      expect((await invokeTool(byName(tools, 'get-sum'), { a: 19, b: 23 })).output).toBe('The sum of 19 and 23 is 42.');
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['echo', 'get-sum', 'read_text_file']),
+      );
+      expect((await invokeTool(byName(tools, 'get-sum'), { a: 19, b: 23 })).output).toBe(
+        'The sum of 19 and 23 is 42.',
+      );
       await capability.teardown();
       expect([everything.status, fs.status]).toEqual(['connected', 'connected']);
     } finally {
@@ -41,7 +49,7 @@ describe('McpCapability', () => {
     }
   });
 
-  it('a function toolFilter receives each run\'s context and agent', async () => {
+  it("a function toolFilter receives each run's context and agent", async () => {
     const everything = everythingStdio({ stderr: 'ignore' });
     const fs = filesystemStdio(root, { stderr: 'ignore' });
     const capability = new McpCapability([everything, fs], {
@@ -52,7 +60,12 @@ describe('McpCapability', () => {
     });
     try {
       const reader = await toolsFor(capability, runOf('reader'));
-      expect(reader.map((t) => t.name).sort()).toEqual(['read_file', 'read_media_file', 'read_multiple_files', 'read_text_file']);
+      expect(reader.map((t) => t.name).sort()).toEqual([
+        'read_file',
+        'read_media_file',
+        'read_multiple_files',
+        'read_text_file',
+      ]);
       const other = await toolsFor(capability, runOf('calculator', { allow: ['get-sum', 'echo'] }));
       expect(other.map((t) => t.name)).toEqual(['echo', 'get-sum']);
     } finally {
@@ -69,17 +82,32 @@ describe('McpCapability', () => {
       const lenient = await toolsFor(new McpCapability([good, bad], { logger }), runOf('a'));
       expect(lenient.map((t) => t.name)).toContain('echo');
       expect(lenient.map((t) => t.name)).not.toContain('read_text_file');
-      expect(logger.warnings.some((w) => w.startsWith('MCP server "broken-fs" failed to connect and is left out'))).toBe(true);
+      expect(
+        logger.warnings.some((w) =>
+          w.startsWith('MCP server "broken-fs" failed to connect and is left out'),
+        ),
+      ).toBe(true);
       const strict = new McpCapability([good, bad], { strict: true, logger });
       await expect(strict.setup(runOf('a'))).rejects.toBeInstanceOf(MCPServerError);
       // A server closed by its owner cannot be listed: lenient skips it, strict fails.
       const closed = everythingStdio({ name: 'closed-one', stderr: 'ignore' });
       await closed.connect();
       await closed.close();
-      const skipped = await new McpCapability([good, closed], { logger, includeServerInToolNames: true }).tools(runOf('a'));
+      const skipped = await new McpCapability([good, closed], {
+        logger,
+        includeServerInToolNames: true,
+      }).tools(runOf('a'));
       expect(skipped.every((t) => (t as FunctionTool).name.startsWith('everything__'))).toBe(true);
-      expect(logger.warnings.some((w) => w.startsWith('MCP server "closed-one" could not list its tools and is left out of this run'))).toBe(true);
-      await expect(new McpCapability([closed], { strict: true }).tools(runOf('a'))).rejects.toMatchObject({ reason: 'closed' });
+      expect(
+        logger.warnings.some((w) =>
+          w.startsWith(
+            'MCP server "closed-one" could not list its tools and is left out of this run',
+          ),
+        ),
+      ).toBe(true);
+      await expect(
+        new McpCapability([closed], { strict: true }).tools(runOf('a')),
+      ).rejects.toMatchObject({ reason: 'closed' });
     } finally {
       await good.close();
       await bad.close();
@@ -87,9 +115,15 @@ describe('McpCapability', () => {
   });
 
   it('draws on the connected servers of an MCPServers manager', async () => {
-    const servers = new MCPServers([everythingStdio({ stderr: 'ignore' }), filesystemStdio(join(root, 'nope'), { name: 'broken-fs' })], {
-      logger: recordingLogger(),
-    });
+    const servers = new MCPServers(
+      [
+        everythingStdio({ stderr: 'ignore' }),
+        filesystemStdio(join(root, 'nope'), { name: 'broken-fs' }),
+      ],
+      {
+        logger: recordingLogger(),
+      },
+    );
     try {
       await servers.connect();
       const capability = new McpCapability(servers, { toolFilter: { allowedToolNames: ['echo'] } });

@@ -6,7 +6,8 @@
  */
 import type { Capability, CapabilityRun, Tool } from '@baton/kernel';
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
-import { type MCPServer, messageOf } from './mcp-server.js';
+import type { MCPServer } from './mcp-server.js';
+import { messageOf } from './mcp-server-error.js';
 import { connectServers, MCPServers } from './mcp-servers.js';
 import { buildMcpTools, type McpToolsOptions } from './mcp-tools.js';
 
@@ -41,7 +42,10 @@ export class McpCapability<TContext = any> implements Capability<TContext> {
   private readonly options: McpCapabilityOptions<TContext>;
   private readonly logger: McpLogger;
 
-  constructor(servers: MCPServer<TContext>[] | MCPServers, options: McpCapabilityOptions<TContext> = {}) {
+  constructor(
+    servers: MCPServer<TContext>[] | MCPServers,
+    options: McpCapabilityOptions<TContext> = {},
+  ) {
     this.source = servers;
     this.options = options;
     this.name = options.name ?? 'mcp';
@@ -50,22 +54,38 @@ export class McpCapability<TContext = any> implements Capability<TContext> {
 
   /** The servers this capability draws tools from (a manager's connected ones). */
   get servers(): MCPServer<TContext>[] {
-    return this.source instanceof MCPServers ? (this.source.active as MCPServer<TContext>[]) : this.source.slice();
+    return this.source instanceof MCPServers
+      ? (this.source.active as MCPServer<TContext>[])
+      : this.source.slice();
   }
 
   async setup(run: CapabilityRun<TContext>): Promise<void> {
     const idle = this.servers.filter((s) => s.status === 'idle');
     if (idle.length === 0) return;
-    await connectServers(idle, { strict: this.options.strict, logger: this.logger, signal: run.signal });
+    await connectServers(idle, {
+      strict: this.options.strict,
+      logger: this.logger,
+      signal: run.signal,
+    });
   }
 
   async tools(run: CapabilityRun<TContext>): Promise<Tool<TContext>[]> {
     const usable = this.servers.filter((s) => s.status !== 'idle');
-    return buildMcpTools(usable, this.options, run, this.options.strict ? undefined : (server, error) => {
-      this.logger.warn(`MCP server "${server.name}" could not list its tools and is left out of this run: ${messageOf(error)}`, {
-        server: server.name,
-      });
-    });
+    return buildMcpTools(
+      usable,
+      this.options,
+      run,
+      this.options.strict
+        ? undefined
+        : (server, error) => {
+            this.logger.warn(
+              `MCP server "${server.name}" could not list its tools and is left out of this run: ${messageOf(error)}`,
+              {
+                server: server.name,
+              },
+            );
+          },
+    );
   }
 
   /** Leaves connections open: close the servers (or their `MCPServers`) when you are done. */

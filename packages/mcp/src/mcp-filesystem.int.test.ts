@@ -29,10 +29,17 @@ describe('server-filesystem over stdio on a temp directory', () => {
   });
 
   it('with a strict schema, the nulls a strict model sends for optional keys are not passed on', async () => {
-    const tool = byName(await mcpTools([server], { convertSchemasToStrict: true }), 'read_text_file');
+    const tool = byName(
+      await mcpTools([server], { convertSchemasToStrict: true }),
+      'read_text_file',
+    );
     expect(tool.strict).toBe(true);
-    expect((await invokeTool(tool, { path: notes, head: null, tail: null })).output).toBe('first line\nsecond line\n');
-    expect((await invokeTool(tool, { path: notes, head: 2, tail: null })).output).toBe('first line\nsecond line');
+    expect((await invokeTool(tool, { path: notes, head: null, tail: null })).output).toBe(
+      'first line\nsecond line\n',
+    );
+    expect((await invokeTool(tool, { path: notes, head: 2, tail: null })).output).toBe(
+      'first line\nsecond line',
+    );
   });
 
   it('an access outside the root is an isError result the model sees', async () => {
@@ -48,7 +55,9 @@ describe('server-filesystem over stdio on a temp directory', () => {
     const structured = filesystemStdio(root, { useStructuredContent: true, stderr: 'ignore' });
     try {
       const tool = byName(await mcpTools([structured]), 'read_text_file');
-      expect((await invokeTool(tool, { path: notes })).output).toBe('{"content":"first line\\nsecond line\\n"}');
+      expect((await invokeTool(tool, { path: notes })).output).toBe(
+        '{"content":"first line\\nsecond line\\n"}',
+      );
     } finally {
       await structured.close();
     }
@@ -64,11 +73,14 @@ describe('server-filesystem over stdio on a temp directory', () => {
       rmSync(gone, { recursive: true, force: true });
       process.kill(fragile.pid!, 'SIGKILL');
       const deadline = Date.now() + 5_000;
-      while (fragile.status !== 'broken' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (fragile.status !== 'broken' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
       expect(fragile.status).toBe('broken');
       const call = await invokeTool(tool, {});
       expect(call.error).toBeInstanceOf(ToolInputError);
-      expect(call.output).toMatch(/^Error: MCP server "fragile" is unavailable: the connection was lost and reconnecting failed/);
+      expect(call.output).toMatch(
+        /^Error: MCP server "fragile" is unavailable: the connection was lost and reconnecting failed/,
+      );
       expect(call.output).toContain('None of the specified directories are accessible');
       expect(fragile.status).toBe('broken');
     } finally {

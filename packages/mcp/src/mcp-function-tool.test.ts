@@ -10,7 +10,11 @@ describe('dropNullOptionals', () => {
       note: { type: ['string', 'null'] },
       edits: {
         type: 'array',
-        items: { type: 'object', properties: { oldText: { type: 'string' }, flag: { type: 'boolean' } }, required: ['oldText'] },
+        items: {
+          type: 'object',
+          properties: { oldText: { type: 'string' }, flag: { type: 'boolean' } },
+          required: ['oldText'],
+        },
       },
     },
     required: ['path'],
@@ -18,11 +22,17 @@ describe('dropNullOptionals', () => {
 
   it('drops nulls of optional keys that do not accept null, at any depth', () => {
     expect(
-      dropNullOptionals({ path: 'a', head: null, note: null, edits: [{ oldText: 'x', flag: null }] }, schema),
+      dropNullOptionals(
+        { path: 'a', head: null, note: null, edits: [{ oldText: 'x', flag: null }] },
+        schema,
+      ),
     ).toEqual({ path: 'a', note: null, edits: [{ oldText: 'x' }] });
   });
 
   it('keeps nulls of required keys (the server decides) and values it has no schema for', () => {
-    expect(dropNullOptionals({ path: null, extra: null }, schema)).toEqual({ path: null, extra: null });
+    expect(dropNullOptionals({ path: null, extra: null }, schema)).toEqual({
+      path: null,
+      extra: null,
+    });
   });
 });

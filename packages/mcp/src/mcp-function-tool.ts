@@ -47,7 +47,9 @@ export function mcpFunctionTool(spec: McpFunctionToolSpec): FunctionTool {
     isEnabled: spec.isEnabled,
     execute: async (args, _ctx, details) => {
       // Strict schemas make optional keys nullable: a null the server did not allow means "absent".
-      const sent = (strict ? dropNullOptionals(args, schema) : args) as Record<string, unknown> | undefined;
+      const sent = (strict ? dropNullOptionals(args, schema) : args) as
+        | Record<string, unknown>
+        | undefined;
       let result: Awaited<ReturnType<MCPServer['callTool']>>;
       try {
         result = await server.callTool(mcpTool.name, sent ?? {}, { signal: details.signal });
@@ -79,14 +81,19 @@ function effectOf(mcpTool: McpTool): ToolEffect {
 
 function toToolError(error: unknown, toolName: string, callId: string): unknown {
   if (!(error instanceof MCPServerError)) return error;
-  if (error.reason === 'timeout') return new ToolTimeoutError(toolName, callId, error.timeoutMs ?? 0);
+  if (error.reason === 'timeout')
+    return new ToolTimeoutError(toolName, callId, error.timeoutMs ?? 0);
   return new ToolInputError(error.message, { cause: error });
 }
 
 function allowsNull(schema: JsonSchema | undefined): boolean {
   if (!schema) return true;
-  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
-  const variants = [...((schema.anyOf as JsonSchema[]) ?? []), ...((schema.oneOf as JsonSchema[]) ?? [])];
+  if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null')))
+    return true;
+  const variants = [
+    ...((schema.anyOf as JsonSchema[]) ?? []),
+    ...((schema.oneOf as JsonSchema[]) ?? []),
+  ];
   return variants.some(allowsNull);
 }
 
@@ -95,7 +102,9 @@ export function dropNullOptionals(value: unknown, schema: JsonSchema | undefined
   if (!schema || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     const items = schema.items as JsonSchema | undefined;
-    return items && typeof items === 'object' && !Array.isArray(items) ? value.map((v) => dropNullOptionals(v, items)) : value;
+    return items && typeof items === 'object' && !Array.isArray(items)
+      ? value.map((v) => dropNullOptionals(v, items))
+      : value;
   }
   const props = schema.properties as Record<string, JsonSchema> | undefined;
   if (!props) return value;

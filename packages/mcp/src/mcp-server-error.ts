@@ -47,3 +47,8 @@ export class MCPServerError extends BatonError {
     this.timeoutMs = fields.timeoutMs;
   }
 }
+
+/** The message of an error, or its string form. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

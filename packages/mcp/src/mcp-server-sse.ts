@@ -1,7 +1,8 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MCPServer, type MCPServerOptions } from './mcp-server.js';
+import { MCPServer } from './mcp-server.js';
+import type { MCPServerOptions } from './mcp-server-options.js';
 import { toRecord } from './mcp-server-streamable-http.js';
 
 /** Options of {@link MCPServerSSE}. */

@@ -27,7 +27,14 @@ describe('MCPServerStdio against server-everything (stdio)', () => {
   it('lists the real tools and calls echo and get-sum with the real answers', async () => {
     expect(server.status).toBe('connected');
     const names = (await server.listTools()).map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image', 'trigger-long-running-operation']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'echo',
+        'get-sum',
+        'get-tiny-image',
+        'trigger-long-running-operation',
+      ]),
+    );
     expect(await server.callTool('echo', { message: 'hello baton' })).toEqual({
       content: [{ type: 'text', text: 'Echo: hello baton' }],
     });
@@ -37,7 +44,10 @@ describe('MCPServerStdio against server-everything (stdio)', () => {
   });
 
   it('returns isError results raw from callTool and as a model-visible ToolInputError through the tool', async () => {
-    const raw = await server.callTool('get-resource-reference', { resourceType: 'Text', resourceId: 0 });
+    const raw = await server.callTool('get-resource-reference', {
+      resourceType: 'Text',
+      resourceId: 0,
+    });
     expect(raw.isError).toBe(true);
     const tool = byName(await mcpTools([server]), 'get-resource-reference');
     const call = await invokeTool(tool, { resourceType: 'Text', resourceId: 0 });
@@ -55,23 +65,36 @@ describe('MCPServerStdio against server-everything (stdio)', () => {
     expect(parts[0]).toEqual({ type: 'input_text', text: "Here's the image you requested:" });
     expect(parts[1].type).toBe('input_image');
     expect(parts[1].image_url).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
-    const reference = await invokeTool(byName(tools, 'get-resource-reference'), { resourceType: 'Text', resourceId: 2 });
+    const reference = await invokeTool(byName(tools, 'get-resource-reference'), {
+      resourceType: 'Text',
+      resourceId: 2,
+    });
     expect(reference.output).toContain('Returning resource reference for Resource 2:');
-    expect(reference.output).toContain('You can access this resource using the URI: demo://resource/dynamic/text/2');
+    expect(reference.output).toContain(
+      'You can access this resource using the URI: demo://resource/dynamic/text/2',
+    );
   });
 
   it('reports a timeout as MCPServerError and, through the tool, as a model-visible ToolTimeoutError', async () => {
     await expect(
-      server.callTool('trigger-long-running-operation', { duration: 3, steps: 3 }, { timeoutMs: 300 }),
+      server.callTool(
+        'trigger-long-running-operation',
+        { duration: 3, steps: 3 },
+        { timeoutMs: 300 },
+      ),
     ).rejects.toMatchObject({ reason: 'timeout', timeoutMs: 300, serverName: 'everything' });
     const slow = everythingStdio({ timeoutMs: 1_000, stderr: 'ignore' });
     try {
       const tool = byName(await mcpTools([slow]), 'trigger-long-running-operation');
       const call = await invokeTool(tool, { duration: 3, steps: 3 }, { callId: 'call_slow' });
       expect(call.error).toBeInstanceOf(ToolTimeoutError);
-      expect(call.output).toMatch(/^Error: Tool "trigger-long-running-operation" \(call call_slow\) timed out after 1000 ms/);
+      expect(call.output).toMatch(
+        /^Error: Tool "trigger-long-running-operation" \(call call_slow\) timed out after 1000 ms/,
+      );
       // The connection survives a timeout.
-      expect(await slow.callTool('echo', { message: 'still here' })).toEqual({ content: [{ type: 'text', text: 'Echo: still here' }] });
+      expect(await slow.callTool('echo', { message: 'still here' })).toEqual({
+        content: [{ type: 'text', text: 'Echo: still here' }],
+      });
     } finally {
       await slow.close();
     }
@@ -83,18 +106,27 @@ describe('MCPServerStdio against server-everything (stdio)', () => {
   it('rethrows the abort reason when a call is aborted and stays usable', async () => {
     const controller = new AbortController();
     const reason = new Error('stop now');
-    const pending = server.callTool('trigger-long-running-operation', { duration: 3, steps: 3 }, { signal: controller.signal });
+    const pending = server.callTool(
+      'trigger-long-running-operation',
+      { duration: 3, steps: 3 },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(reason), 100);
     await expect(pending).rejects.toBe(reason);
     expect(server.status).toBe('connected');
-    expect((await server.callTool('echo', { message: 'x' })).content).toEqual([{ type: 'text', text: 'Echo: x' }]);
+    expect((await server.callTool('echo', { message: 'x' })).content).toEqual([
+      { type: 'text', text: 'Echo: x' },
+    ]);
   });
 
   it('gives a clear tool error when the server process is killed mid-call, then reconnects on the next call', async () => {
     const tools = await mcpTools([server]);
     const oldPid = server.pid!;
     expect(isAlive(oldPid)).toBe(true);
-    const inFlight = invokeTool(byName(tools, 'trigger-long-running-operation'), { duration: 5, steps: 5 });
+    const inFlight = invokeTool(byName(tools, 'trigger-long-running-operation'), {
+      duration: 5,
+      steps: 5,
+    });
     await new Promise((r) => setTimeout(r, 200));
     process.kill(oldPid, 'SIGKILL');
     const failed = await inFlight;
@@ -103,7 +135,9 @@ describe('MCPServerStdio against server-everything (stdio)', () => {
       /^Error: MCP server "everything" is unavailable: the connection was lost during tools\/call "trigger-long-running-operation"/,
     );
     expect(server.status).toBe('broken');
-    expect(logger.warnings).toContain('MCP server "everything" disconnected; the next operation reconnects once.');
+    expect(logger.warnings).toContain(
+      'MCP server "everything" disconnected; the next operation reconnects once.',
+    );
     const next = await invokeTool(byName(tools, 'echo'), { message: 'back again' });
     expect(next.output).toBe('Echo: back again');
     expect(server.status).toBe('connected');
@@ -113,7 +147,7 @@ describe('MCPServerStdio against server-everything (stdio)', () => {
 });
 
 describe('MCPServerStdio tool list caching', () => {
-  it('serves the cache until invalidateToolsCache() and handles the server\'s tools/list_changed', async () => {
+  it("serves the cache until invalidateToolsCache() and handles the server's tools/list_changed", async () => {
     const events: McpListToolsEvent[] = [];
     let changed = 0;
     const server = everythingStdio({
@@ -130,7 +164,11 @@ describe('MCPServerStdio tool list caching', () => {
       expect(first.map((t) => t.name)).toContain('simulate-research-query');
       expect(await server.listTools()).toBe(first);
       expect(events).toHaveLength(1);
-      expect(events[0].spanData).toEqual({ kind: 'mcp_list_tools', server: 'everything', result: first.map((t) => t.name) });
+      expect(events[0].spanData).toEqual({
+        kind: 'mcp_list_tools',
+        server: 'everything',
+        result: first.map((t) => t.name),
+      });
       server.invalidateToolsCache();
       const second = await server.listTools();
       expect(second).not.toBe(first);
@@ -167,10 +205,14 @@ describe('MCPServerStdio lifecycle', () => {
     expect(server.status).toBe('closed');
     expect(server.pid).toBeUndefined();
     await waitUntil(() => !isAlive(pid), 5_000, 'the server process to exit');
-    await expect(server.callTool('echo', { message: 'x' })).rejects.toMatchObject({ reason: 'closed' });
+    await expect(server.callTool('echo', { message: 'x' })).rejects.toMatchObject({
+      reason: 'closed',
+    });
     await server.connect();
     expect(server.pid).not.toBe(pid);
-    expect((await server.callTool('echo', { message: 'again' })).content).toEqual([{ type: 'text', text: 'Echo: again' }]);
+    expect((await server.callTool('echo', { message: 'again' })).content).toEqual([
+      { type: 'text', text: 'Echo: again' },
+    ]);
     await server.close();
   });
 
@@ -183,10 +225,16 @@ describe('MCPServerStdio lifecycle', () => {
   });
 
   it('fails to connect to a missing command with MCPServerError naming the server', async () => {
-    const server = new MCPServerStdio({ name: 'ghost', command: '/nonexistent/mcp-server', stderr: 'ignore' });
+    const server = new MCPServerStdio({
+      name: 'ghost',
+      command: '/nonexistent/mcp-server',
+      stderr: 'ignore',
+    });
     const error = await server.connect().catch((e) => e);
     expect(error).toBeInstanceOf(MCPServerError);
-    expect(error.message).toMatch(/^Could not connect to MCP server "ghost": spawn \/nonexistent\/mcp-server ENOENT/);
+    expect(error.message).toMatch(
+      /^Could not connect to MCP server "ghost": spawn \/nonexistent\/mcp-server ENOENT/,
+    );
     expect(server.status).toBe('idle');
     await server.close();
   });
@@ -203,7 +251,9 @@ describe('MCPServerStdio lifecycle', () => {
     expect(server.status).toBe('idle');
     expect(server.pid).toBeUndefined();
     await server.connect();
-    expect((await server.callTool('get-sum', { a: 1, b: 1 })).content).toEqual([{ type: 'text', text: 'The sum of 1 and 1 is 2.' }]);
+    expect((await server.callTool('get-sum', { a: 1, b: 1 })).content).toEqual([
+      { type: 'text', text: 'The sum of 1 and 1 is 2.' },
+    ]);
     await server.close();
   });
 });

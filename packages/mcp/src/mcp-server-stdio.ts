@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MCPServer, type MCPServerOptions } from './mcp-server.js';
+import { MCPServer } from './mcp-server.js';
+import type { MCPServerOptions } from './mcp-server-options.js';
 
 const STDERR_TAIL_CHARS = 2_000;
 

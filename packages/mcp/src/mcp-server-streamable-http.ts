@@ -1,7 +1,8 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { MCPServer, type MCPServerOptions } from './mcp-server.js';
+import { MCPServer } from './mcp-server.js';
+import type { MCPServerOptions } from './mcp-server-options.js';
 
 /** Options of {@link MCPServerStreamableHttp}. */
 export interface MCPServerStreamableHttpOptions<TContext = any> extends MCPServerOptions<TContext> {

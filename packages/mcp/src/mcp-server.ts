@@ -5,67 +5,29 @@
  * `notifications/tools/list_changed`, and one reconnect attempt after the connection dropped.
  */
 import { UserError } from '@baton/kernel';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  type Tool as McpTool,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpApprovalPolicy } from './approval-policy.js';
+import { classifyRequestError } from './classify-mcp-error.js';
 import { type OnListTools, reportListTools } from './list-tools-event.js';
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
-import { MCPServerError, type McpOperation } from './mcp-server-error.js';
+import { MCPServerError, type McpOperation, messageOf } from './mcp-server-error.js';
+import {
+  DEFAULT_MCP_TIMEOUT_MS,
+  type MCPServerOptions,
+  type McpRequestOptions,
+  type McpServerStatus,
+} from './mcp-server-options.js';
+import { closeQuietly, openMcpClient } from './open-mcp-client.js';
 import type { McpToolFilter } from './tool-filter.js';
 
-/** Default per-request limit, the MCP SDK's own default. */
-export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 const MAX_LIST_PAGES = 100;
 
 /**
- * Connection state: `'idle'` (never connected), `'connecting'`, `'connected'`, `'broken'` (the
- * connection dropped; the next operation reconnects once), `'closed'` (the owner closed it).
+ * An MCP server as a tool source; see `MCPServerStdio`, `MCPServerStreamableHttp` and
+ * `MCPServerSSE`. Subclasses only say how to build a transport.
  */
-export type McpServerStatus = 'idle' | 'connecting' | 'connected' | 'broken' | 'closed';
-
-/** Options shared by every MCP server class. */
-export interface MCPServerOptions<TContext = any> {
-  /** Shown in errors, logs, traces and (with `includeServerInToolNames`) tool names. */
-  name?: string;
-  /** Keep the `tools/list` result until `invalidateToolsCache()` or a list_changed notification. Default false. */
-  cacheToolsList?: boolean;
-  /** Limit for each `tools/list` and `tools/call` request in milliseconds. Default 60 000. */
-  timeoutMs?: number;
-  /** Limit for starting the server and the `initialize` handshake in milliseconds. Default 60 000. */
-  connectTimeoutMs?: number;
-  /** Which of this server's tools an agent gets. Default: all. */
-  toolFilter?: McpToolFilter<TContext>;
-  /** Prepended to this server's tool names (e.g. `'fs_'`) to avoid collisions. */
-  toolNamePrefix?: string;
-  /** Which calls need approval. Default `'never'`. */
-  requireApproval?: McpApprovalPolicy<TContext>;
-  /** Give the model `structuredContent` (as JSON) instead of the text content. Default false. */
-  useStructuredContent?: boolean;
-  /** Default {@link consoleMcpLogger}. */
-  logger?: McpLogger;
-  /** Tracing seam: called after every tools/list round trip (see `McpListToolsEvent`). */
-  onListTools?: OnListTools;
-  /** Called when the server sends `notifications/tools/list_changed` (after the cache is invalidated). */
-  onToolsListChanged?: () => void;
-  /** Client name and version sent in `initialize`. Default `{ name: 'baton', version: '0.1.0' }`. */
-  clientInfo?: { name: string; version: string };
-}
-
-/** Per-request options. */
-export interface McpRequestOptions {
-  /** Aborts the request (the SDK sends `notifications/cancelled`). The abort reason is rethrown. */
-  signal?: AbortSignal;
-  /** Overrides the server's `timeoutMs` for this request. */
-  timeoutMs?: number;
-}
-
 export abstract class MCPServer<TContext = any> {
   readonly name: string;
   readonly cacheToolsList: boolean;
@@ -92,7 +54,9 @@ export abstract class MCPServer<TContext = any> {
     for (const key of ['timeoutMs', 'connectTimeoutMs'] as const) {
       const value = options[key];
       if (value !== undefined && !(value > 0)) {
-        throw new UserError(`MCP server "${options.name ?? defaultName}": ${key} must be a positive number of milliseconds.`);
+        throw new UserError(
+          `MCP server "${options.name ?? defaultName}": ${key} must be a positive number of milliseconds.`,
+        );
       }
     }
     this.name = options.name ?? defaultName;
@@ -166,12 +130,17 @@ export abstract class MCPServer<TContext = any> {
       const tools: McpTool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = await client.listTools(cursor ? { cursor } : undefined, this.requestOptions(options));
+        const result = await client.listTools(
+          cursor ? { cursor } : undefined,
+          this.requestOptions(options),
+        );
         tools.push(...result.tools);
         cursor = result.nextCursor;
         if (!cursor) break;
       }
-      reportListTools(this.onListTools, this.name, startedAt, { toolNames: tools.map((t) => t.name) });
+      reportListTools(this.onListTools, this.name, startedAt, {
+        toolNames: tools.map((t) => t.name),
+      });
       // A list_changed notification during the request makes this result stale: do not keep it.
       if (this.cacheToolsList && generation === this.cacheGeneration) this.cachedTools = tools;
       return tools;
@@ -188,10 +157,18 @@ export abstract class MCPServer<TContext = any> {
    * @throws MCPServerError (`'unavailable'`, `'timeout'`, `'closed'`, `'not_connected'`,
    *   `'protocol'`); the signal's reason when aborted.
    */
-  async callTool(toolName: string, args: Record<string, unknown> = {}, options: McpRequestOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown> = {},
+    options: McpRequestOptions = {},
+  ): Promise<CallToolResult> {
     const client = await this.ensureClient('call_tool', toolName);
     try {
-      const result = await client.callTool({ name: toolName, arguments: args }, undefined, this.requestOptions(options));
+      const result = await client.callTool(
+        { name: toolName, arguments: args },
+        undefined,
+        this.requestOptions(options),
+      );
       return result as CallToolResult;
     } catch (error) {
       throw this.toServerError(error, client, 'call_tool', toolName, options);
@@ -221,33 +198,25 @@ export abstract class MCPServer<TContext = any> {
   private async open(signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     const transport = this.createTransport();
-    const client = new Client(this.clientInfo, { capabilities: {} });
-    let dropped = false;
-    client.onclose = () => {
-      dropped = true;
-      this.markBroken(client);
-    };
-    client.onerror = (error) => this.logger.debug?.(`MCP server "${this.name}" transport error: ${error.message}`);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      this.invalidateToolsCache();
-      this.logger.debug?.(`MCP server "${this.name}" sent tools/list_changed; tools cache invalidated.`);
-      try {
-        this.onToolsListChanged?.();
-      } catch {
-        /* a listener never breaks the connection */
-      }
+    const client = await openMcpClient({
+      serverName: this.name,
+      transport,
+      clientInfo: this.clientInfo,
+      timeoutMs: this.connectTimeoutMs,
+      signal,
+      failureDetails: () => this.failureDetails(),
+      onClose: (closed) => this.markBroken(closed),
+      onError: (error) =>
+        this.logger.debug?.(`MCP server "${this.name}" transport error: ${error.message}`),
+      onToolsListChanged: () => {
+        this.invalidateToolsCache();
+        try {
+          this.onToolsListChanged?.();
+        } catch {
+          /* a listener never breaks the connection */
+        }
+      },
     });
-    try {
-      await client.connect(transport, { signal, timeout: this.connectTimeoutMs });
-      if (dropped) throw new Error('the connection closed right after initialization');
-    } catch (error) {
-      await closeQuietly(client);
-      if (signal?.aborted) throw signal.reason;
-      throw new MCPServerError(
-        `Could not connect to MCP server "${this.name}": ${messageOf(error)}.${this.failureDetails()} Check the server's command or URL and that it speaks MCP.`,
-        { serverName: this.name, operation: 'connect', reason: 'unavailable', cause: error },
-      );
-    }
     this.client = client;
     this.transport = transport;
     this.state = 'connected';
@@ -271,10 +240,13 @@ export abstract class MCPServer<TContext = any> {
       if (this.client) return this.client;
     }
     if (this.state === 'closed') {
-      throw new MCPServerError(`MCP server "${this.name}" is closed: its owner called close(). Call connect() to use it again.`, {
-        ...fields,
-        reason: 'closed',
-      });
+      throw new MCPServerError(
+        `MCP server "${this.name}" is closed: its owner called close(). Call connect() to use it again.`,
+        {
+          ...fields,
+          reason: 'closed',
+        },
+      );
     }
     throw new MCPServerError(
       `MCP server "${this.name}" is not connected: call connect() first (MCPServers and McpCapability connect their servers).`,
@@ -286,26 +258,22 @@ export abstract class MCPServer<TContext = any> {
     return { timeout: options.timeoutMs ?? this.timeoutMs, signal: options.signal };
   }
 
-  private toServerError(error: unknown, client: Client, operation: McpOperation, toolName: string | undefined, options: McpRequestOptions): unknown {
+  private toServerError(
+    error: unknown,
+    client: Client,
+    operation: McpOperation,
+    toolName: string | undefined,
+    options: McpRequestOptions,
+  ): unknown {
     if (options.signal?.aborted) return options.signal.reason;
-    const what = operation === 'call_tool' ? `tools/call "${toolName}"` : 'tools/list';
-    const fields = { serverName: this.name, operation, toolName, cause: error };
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-      return new MCPServerError(`MCP server "${this.name}" did not answer ${what} within ${timeoutMs} ms.`, {
-        ...fields,
-        reason: 'timeout',
-        timeoutMs,
-      });
-    }
-    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
-      return new MCPServerError(`MCP server "${this.name}" rejected ${what}: ${error.message}`, { ...fields, reason: 'protocol' });
-    }
-    this.markBroken(client);
-    return new MCPServerError(
-      `MCP server "${this.name}" is unavailable: the connection was lost during ${what} (${messageOf(error)}), so it may or may not have run. The next call reconnects.`,
-      { ...fields, reason: 'unavailable' },
-    );
+    const classified = classifyRequestError(error, {
+      serverName: this.name,
+      operation,
+      toolName,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+    });
+    if (classified.reason === 'unavailable') this.markBroken(client);
+    return classified;
   }
 
   private markBroken(client: Client): void {
@@ -330,7 +298,9 @@ export abstract class MCPServer<TContext = any> {
     try {
       if (transport) await this.beforeClose(transport);
     } catch (error) {
-      this.logger.debug?.(`MCP server "${this.name}": ending the session failed: ${messageOf(error)}`);
+      this.logger.debug?.(
+        `MCP server "${this.name}": ending the session failed: ${messageOf(error)}`,
+      );
     }
     try {
       await client.close();
@@ -338,17 +308,4 @@ export abstract class MCPServer<TContext = any> {
       this.logger.warn(`Closing MCP server "${this.name}" failed: ${messageOf(error)}`);
     }
   }
-}
-
-async function closeQuietly(client: Client): Promise<void> {
-  try {
-    await client.close();
-  } catch {
-    /* already broken */
-  }
-}
-
-/** The message of an error, or its string form. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

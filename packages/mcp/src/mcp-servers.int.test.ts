@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MCPServerError, MCPServers, mcpTools } from '@baton/mcp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { everythingStdio, filesystemStdio, recordingLogger } from './__fixtures__/reference-servers.js';
+import {
+  everythingStdio,
+  filesystemStdio,
+  recordingLogger,
+} from './__fixtures__/reference-servers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'baton-mcp-servers-'));
 const missing = join(root, 'does-not-exist');
@@ -19,9 +23,13 @@ describe('MCPServers', () => {
     await servers.connect();
     expect(servers.active).toEqual([good, fs]);
     expect(servers.failed.map((f) => f.server)).toEqual([bad]);
-    expect((servers.failed[0].error as Error).message).toContain('None of the specified directories are accessible');
+    expect((servers.failed[0].error as Error).message).toContain(
+      'None of the specified directories are accessible',
+    );
     expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]).toMatch(/^MCP server "broken-fs" failed to connect and is left out: Could not connect to MCP server "broken-fs"/);
+    expect(logger.warnings[0]).toMatch(
+      /^MCP server "broken-fs" failed to connect and is left out: Could not connect to MCP server "broken-fs"/,
+    );
     const names = (await mcpTools(servers)).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['echo', 'read_text_file']));
     await servers.close();
@@ -36,7 +44,9 @@ describe('MCPServers', () => {
     const servers = new MCPServers([good, bad], { strict: true, logger: recordingLogger() });
     const error = await servers.connect().catch((e) => e);
     expect(error).toBeInstanceOf(MCPServerError);
-    expect(error.message).toMatch(/^1 of 2 MCP servers failed to connect: "broken-fs" \(Could not connect/);
+    expect(error.message).toMatch(
+      /^1 of 2 MCP servers failed to connect: "broken-fs" \(Could not connect/,
+    );
     expect(error.serverName).toBe('broken-fs');
     expect(good.status).toBe('closed');
   });

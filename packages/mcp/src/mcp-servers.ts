@@ -3,8 +3,8 @@
  * them all. The owner of the servers; `McpCapability` and `mcpTools` only use them.
  */
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
-import { type MCPServer, messageOf } from './mcp-server.js';
-import { MCPServerError } from './mcp-server-error.js';
+import type { MCPServer } from './mcp-server.js';
+import { MCPServerError, messageOf } from './mcp-server-error.js';
 
 /** A server that failed to connect, and why. */
 export interface McpConnectFailure {
@@ -29,7 +29,9 @@ export async function connectServers(
   servers: readonly MCPServer[],
   options: MCPServersOptions & { signal?: AbortSignal },
 ): Promise<{ active: MCPServer[]; failed: McpConnectFailure[] }> {
-  const results = await Promise.allSettled(servers.map((s) => s.connect({ signal: options.signal })));
+  const results = await Promise.allSettled(
+    servers.map((s) => s.connect({ signal: options.signal })),
+  );
   options.signal?.throwIfAborted();
   const active: MCPServer[] = [];
   const failed: McpConnectFailure[] = [];
@@ -51,9 +53,12 @@ export async function connectServers(
   }
   const logger = options.logger ?? consoleMcpLogger;
   for (const f of failed) {
-    logger.warn(`MCP server "${f.server.name}" failed to connect and is left out: ${messageOf(f.error)}`, {
-      server: f.server.name,
-    });
+    logger.warn(
+      `MCP server "${f.server.name}" failed to connect and is left out: ${messageOf(f.error)}`,
+      {
+        server: f.server.name,
+      },
+    );
   }
   return { active, failed };
 }
@@ -98,7 +103,10 @@ export class MCPServers {
    */
   async connect(options: { signal?: AbortSignal } = {}): Promise<this> {
     try {
-      const { active, failed } = await connectServers(this.servers, { ...this.options, signal: options.signal });
+      const { active, failed } = await connectServers(this.servers, {
+        ...this.options,
+        signal: options.signal,
+      });
       this.connected = active;
       this.failures = failed;
       return this;

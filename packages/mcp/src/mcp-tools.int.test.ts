@@ -30,11 +30,15 @@ describe('mcpTools over the real servers', () => {
     const ctx = new RunContext({});
     expect(await byName(tools, 'g_get-sum').needsApproval(ctx, { a: 1, b: 2 }, 'c1')).toBe(true);
     expect(await byName(tools, 'g_echo').needsApproval(ctx, { message: 'x' }, 'c2')).toBe(false);
-    expect((await invokeTool(byName(tools, 'g_get-sum'), { a: 3, b: 4 })).output).toBe('The sum of 3 and 4 is 7.');
+    expect((await invokeTool(byName(tools, 'g_get-sum'), { a: 3, b: 4 })).output).toBe(
+      'The sum of 3 and 4 is 7.',
+    );
   });
 
   it('applies a blocked list from the options on top, and leaves out task-only tools', async () => {
-    const names = (await mcpTools([alpha], { toolFilter: { blockedToolNames: ['echo', 'get-env'] } })).map((t) => t.name);
+    const names = (
+      await mcpTools([alpha], { toolFilter: { blockedToolNames: ['echo', 'get-env'] } })
+    ).map((t) => t.name);
     expect(names).toContain('get-sum');
     expect(names).not.toContain('echo');
     expect(names).not.toContain('get-env');
@@ -48,13 +52,19 @@ describe('mcpTools over the real servers', () => {
     const tools = await mcpTools([alpha], {
       toolFilter: ({ runContext, agent, serverName, tool }) => {
         seen.push(`${serverName}/${agent.name}/${tool.name}`);
-        return tool.name !== 'get-env' || (runContext.context as { admin?: boolean }).admin === true;
+        return (
+          tool.name !== 'get-env' || (runContext.context as { admin?: boolean }).admin === true
+        );
       },
     });
     const getEnv = byName(tools, 'get-env');
-    expect(await getEnv.isEnabled(new RunContext({ admin: false }), { name: 'helper' })).toBe(false);
+    expect(await getEnv.isEnabled(new RunContext({ admin: false }), { name: 'helper' })).toBe(
+      false,
+    );
     expect(await getEnv.isEnabled(new RunContext({ admin: true }), { name: 'helper' })).toBe(true);
-    expect(await byName(tools, 'echo').isEnabled(new RunContext({ admin: false }), { name: 'helper' })).toBe(true);
+    expect(
+      await byName(tools, 'echo').isEnabled(new RunContext({ admin: false }), { name: 'helper' }),
+    ).toBe(true);
     expect(seen).toContain('alpha/helper/get-env');
   });
 
@@ -68,14 +78,22 @@ describe('mcpTools over the real servers', () => {
 
   it('includeServerInToolNames and toolNamePrefix both resolve the collision; calls reach the right server', async () => {
     const named = await mcpTools([alpha, beta], { includeServerInToolNames: true });
-    expect(named.map((t) => t.name)).toEqual(expect.arrayContaining(['alpha__echo', 'beta__echo', 'beta__get-sum']));
-    expect((await invokeTool(byName(named, 'beta__echo'), { message: 'b' })).output).toBe('Echo: b');
+    expect(named.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['alpha__echo', 'beta__echo', 'beta__get-sum']),
+    );
+    expect((await invokeTool(byName(named, 'beta__echo'), { message: 'b' })).output).toBe(
+      'Echo: b',
+    );
     const mixed = await mcpTools([alpha, gamma]);
     expect(mixed.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'g_echo']));
   });
 
   it('keeps exposed names valid for the API: sanitized and at most 64 characters', async () => {
-    const long = everythingStdio({ name: `my server.v2 ${'x'.repeat(60)}`, stderr: 'ignore', toolFilter: { allowedToolNames: ['echo'] } });
+    const long = everythingStdio({
+      name: `my server.v2 ${'x'.repeat(60)}`,
+      stderr: 'ignore',
+      toolFilter: { allowedToolNames: ['echo'] },
+    });
     try {
       const [tool] = await mcpTools([long], { includeServerInToolNames: true });
       expect(tool.name).toMatch(/^my_server_v2_x+_[0-9a-f]{8}$/);
@@ -96,7 +114,10 @@ describe('mcpTools over the real servers', () => {
     }
     expect(byName(strict, 'get-sum').parameters).toEqual({
       type: 'object',
-      properties: { a: { type: 'number', description: 'First number' }, b: { type: 'number', description: 'Second number' } },
+      properties: {
+        a: { type: 'number', description: 'First number' },
+        b: { type: 'number', description: 'Second number' },
+      },
       required: ['a', 'b'],
       additionalProperties: false,
     });
@@ -124,7 +145,10 @@ describe('mcpTools over the real servers', () => {
   });
 
   it('approval policies: always, and a function of the call', async () => {
-    const always = await mcpTools([alpha], { requireApproval: 'always', toolFilter: { allowedToolNames: ['echo'] } });
+    const always = await mcpTools([alpha], {
+      requireApproval: 'always',
+      toolFilter: { allowedToolNames: ['echo'] },
+    });
     expect(await always[0].needsApproval(new RunContext({}), { message: 'x' }, 'c')).toBe(true);
     const seen: unknown[] = [];
     const byArgs = await mcpTools([alpha], {
@@ -147,13 +171,19 @@ describe('mcpTools over the real servers', () => {
 describe('tools/list_changed after the list was cached', () => {
   it('invalidates the cache so the next listing shows the new tool', async () => {
     let changed = 0;
-    const server = fixtureStdio({ cacheToolsList: true, stderr: 'ignore', onToolsListChanged: () => changed++ });
+    const server = fixtureStdio({
+      cacheToolsList: true,
+      stderr: 'ignore',
+      onToolsListChanged: () => changed++,
+    });
     try {
       await server.connect();
       const before = await server.listTools();
       expect(before.map((t) => t.name)).toEqual(['set-labels', 'add-tool']);
       expect(await server.listTools()).toBe(before);
-      expect((await server.callTool('add-tool', {})).content).toEqual([{ type: 'text', text: 'added' }]);
+      expect((await server.callTool('add-tool', {})).content).toEqual([
+        { type: 'text', text: 'added' },
+      ]);
       const deadline = Date.now() + 5_000;
       while (changed === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(changed).toBe(1);

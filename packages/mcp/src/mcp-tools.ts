@@ -8,7 +8,12 @@ import type { McpApprovalPolicy } from './approval-policy.js';
 import { mcpFunctionTool } from './mcp-function-tool.js';
 import type { MCPServer } from './mcp-server.js';
 import { MCPServers } from './mcp-servers.js';
-import { functionFilters, type McpToolFilter, type McpToolFilterContext, staticFilterAllows } from './tool-filter.js';
+import {
+  functionFilters,
+  type McpToolFilter,
+  type McpToolFilterContext,
+  staticFilterAllows,
+} from './tool-filter.js';
 
 /** Options of {@link mcpTools} and `McpCapability`; they apply on top of each server's own. */
 export interface McpToolsOptions<TContext = any> {
@@ -74,7 +79,15 @@ export async function buildMcpTools<TContext>(
     for (const mcpTool of tools) {
       if (mcpTool.execution?.taskSupport === 'required') continue;
       if (!filters.every((f) => staticFilterAllows(f, mcpTool.name))) continue;
-      if (run && !(await passes(dynamic, { runContext: run.runContext, agent: run.agent, serverName: server.name, tool: mcpTool }))) {
+      if (
+        run &&
+        !(await passes(dynamic, {
+          runContext: run.runContext,
+          agent: run.agent,
+          serverName: server.name,
+          tool: mcpTool,
+        }))
+      ) {
         continue;
       }
       const name = exposedToolName(server, mcpTool.name, options.includeServerInToolNames ?? false);
@@ -94,7 +107,8 @@ export async function buildMcpTools<TContext>(
           requireApproval: [server.requireApproval, options.requireApproval],
           isEnabled:
             !run && dynamic.length > 0
-              ? (runContext, agent) => passes(dynamic, { runContext, agent, serverName: server.name, tool: mcpTool })
+              ? (runContext, agent) =>
+                  passes(dynamic, { runContext, agent, serverName: server.name, tool: mcpTool })
               : undefined,
         }),
       );
@@ -116,7 +130,11 @@ async function passes<TContext>(
  * with characters outside `[a-zA-Z0-9_-]` replaced by `_`; names over 64 characters are cut
  * and end with a hash of the full name.
  */
-export function exposedToolName(server: Pick<MCPServer, 'name' | 'toolNamePrefix'>, toolName: string, includeServer: boolean): string {
+export function exposedToolName(
+  server: Pick<MCPServer, 'name' | 'toolNamePrefix'>,
+  toolName: string,
+  includeServer: boolean,
+): string {
   const raw = `${server.toolNamePrefix ?? ''}${includeServer ? `${server.name}__` : ''}${toolName}`;
   const name = raw.replace(/[^a-zA-Z0-9_-]/g, '_');
   return name.length <= 64 ? name : `${name.slice(0, 55)}_${fnv1a(raw)}`;

@@ -10,16 +10,23 @@ import {
   setTraceProcessors,
   type TracingProcessor,
 } from '@baton/kernel';
-import { McpCapability, type MCPServerStdio } from '@baton/mcp';
+import { type MCPServerStdio, McpCapability } from '@baton/mcp';
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { everythingStdio, filesystemStdio, recordingLogger } from './__fixtures__/reference-servers.js';
+import {
+  everythingStdio,
+  filesystemStdio,
+  recordingLogger,
+} from './__fixtures__/reference-servers.js';
 
-function outputs(items: readonly { type: string; raw_item: unknown }[]): Record<string, FunctionCallOutputItem['output']> {
+function outputs(
+  items: readonly { type: string; raw_item: unknown }[],
+): Record<string, FunctionCallOutputItem['output']> {
   const byCall: Record<string, FunctionCallOutputItem['output']> = {};
   for (const item of items) {
     const raw = item.raw_item as FunctionCallOutputItem;
-    if (item.type === 'tool_call_output_item' && raw.type === 'function_call_output') byCall[raw.call_id] = raw.output;
+    if (item.type === 'tool_call_output_item' && raw.type === 'function_call_output')
+      byCall[raw.call_id] = raw.output;
   }
   return byCall;
 }
@@ -32,7 +39,11 @@ describe('run() with MCP tools from the real reference servers', () => {
 
   beforeAll(async () => {
     writeFileSync(file, 'Hello from the filesystem server.\n');
-    everything = everythingStdio({ stderr: 'ignore', cacheToolsList: true, logger: recordingLogger() });
+    everything = everythingStdio({
+      stderr: 'ignore',
+      cacheToolsList: true,
+      logger: recordingLogger(),
+    });
     filesystem = filesystemStdio(root, { stderr: 'ignore', cacheToolsList: true });
     await Promise.all([everything.connect(), filesystem.connect()]);
   });
@@ -42,7 +53,7 @@ describe('run() with MCP tools from the real reference servers', () => {
   });
   afterEach(() => setTraceProcessors([]));
 
-  it('calls echo, get-sum and read_text_file and the model receives the servers\' real answers', async () => {
+  it("calls echo, get-sum and read_text_file and the model receives the servers' real answers", async () => {
     const spans: Span[] = [];
     const recorder: TracingProcessor = {
       onTraceStart() {},
@@ -80,10 +91,21 @@ describe('run() with MCP tools from the real reference servers', () => {
     const readText = sent.find((t) => t.name === 'read_text_file')!;
     expect(readText.strict).toBe(true);
     expect(readText.parameters.required).toEqual(['path', 'tail', 'head']);
-    expect(sent.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum', 'read_text_file']));
-    const second = model.requests[1].input.filter((i) => i.type === 'function_call_output') as FunctionCallOutputItem[];
-    expect(second.map((o) => o.call_id)).toEqual(['call_echo', 'call_sum', 'call_read', 'call_denied']);
-    const functionSpans = spans.filter((s) => s.data.kind === 'function').map((s) => (s.data as { name: string }).name);
+    expect(sent.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['echo', 'get-sum', 'read_text_file']),
+    );
+    const second = model.requests[1].input.filter(
+      (i) => i.type === 'function_call_output',
+    ) as FunctionCallOutputItem[];
+    expect(second.map((o) => o.call_id)).toEqual([
+      'call_echo',
+      'call_sum',
+      'call_read',
+      'call_denied',
+    ]);
+    const functionSpans = spans
+      .filter((s) => s.data.kind === 'function')
+      .map((s) => (s.data as { name: string }).name);
     expect(functionSpans.sort()).toEqual(['echo', 'get-sum', 'read_text_file', 'read_text_file']);
   });
 
@@ -95,16 +117,23 @@ describe('run() with MCP tools from the real reference servers', () => {
     const agent = new Agent({
       name: 'careful',
       model,
-      capabilities: [new McpCapability([everything], { requireApproval: { toolNames: ['get-sum'] } })],
+      capabilities: [
+        new McpCapability([everything], { requireApproval: { toolNames: ['get-sum'] } }),
+      ],
     });
     const paused = await run(agent, 'add 7 and 8');
     expect(paused.finalOutput).toBeUndefined();
-    expect(paused.interruptions.map((i) => [i.tool_name, i.call_id])).toEqual([['get-sum', 'call_gated']]);
+    expect(paused.interruptions.map((i) => [i.tool_name, i.call_id])).toEqual([
+      ['get-sum', 'call_gated'],
+    ]);
     expect(outputs(paused.newItems).call_gated).toBeUndefined();
     paused.state.approve(paused.interruptions[0]);
     const resumed = await run(agent, paused.state);
     expect(resumed.finalOutput).toBe('Sum received.');
-    expect(outputs(resumed.newItems)).toMatchObject({ call_free: 'Echo: free', call_gated: 'The sum of 7 and 8 is 15.' });
+    expect(outputs(resumed.newItems)).toMatchObject({
+      call_free: 'Echo: free',
+      call_gated: 'The sum of 7 and 8 is 15.',
+    });
     expect(model.calls).toBe(2);
   });
 
@@ -118,7 +147,11 @@ describe('run() with MCP tools from the real reference servers', () => {
       [fc('echo', { message: 'are you back?' }, 'call_again')],
       [msg('Recovered.')],
     ]);
-    const agent = new Agent({ name: 'resilient', model, capabilities: [new McpCapability([everything])] });
+    const agent = new Agent({
+      name: 'resilient',
+      model,
+      capabilities: [new McpCapability([everything])],
+    });
     const before = everything.pid;
     const result = await run(agent, 'go');
     expect(result.finalOutput).toBe('Recovered.');

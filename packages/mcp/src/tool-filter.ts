@@ -40,5 +40,7 @@ export function staticFilterAllows(filter: McpToolFilter | undefined, toolName: 
 export function functionFilters<TContext>(
   filters: (McpToolFilter<TContext> | undefined)[],
 ): ((context: McpToolFilterContext<TContext>) => boolean | Promise<boolean>)[] {
-  return filters.filter((f): f is Exclude<typeof f, McpStaticToolFilter | undefined> => typeof f === 'function');
+  return filters.filter(
+    (f): f is Exclude<typeof f, McpStaticToolFilter | undefined> => typeof f === 'function',
+  );
 }

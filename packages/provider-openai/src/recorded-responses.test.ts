@@ -71,7 +71,8 @@ async function replay(
 
 const text = (item: Item) =>
   ((item as MessageItem).content as { text?: string }[]).map((p) => p.text ?? '').join('');
-const ofKind = (output: Item[], type: string) => output.filter((i) => i.type === type) as HostedItem[];
+const ofKind = (output: Item[], type: string) =>
+  output.filter((i) => i.type === type) as HostedItem[];
 const hosted = (item: Item) => item as HostedItem;
 /** The echoed tool JSON without the null fields the server fills in. */
 const withoutNulls = (tools: unknown[]) =>

@@ -15,7 +15,10 @@ export type RedisLikeClient = {
 };
 
 /** The ioredis options of a client `RedisSession.fromUrl` creates; `overrides` win. */
-export function ownedClientOptions(connectTimeoutMs: number, overrides: RedisOptions = {}): RedisOptions {
+export function ownedClientOptions(
+  connectTimeoutMs: number,
+  overrides: RedisOptions = {},
+): RedisOptions {
   return {
     // Connect on the first operation, so constructing a session never throws or logs.
     lazyConnect: true,
@@ -33,7 +36,10 @@ export function ownedClientOptions(connectTimeoutMs: number, overrides: RedisOpt
 }
 
 /** Creates an owned client for `url` that logs no unhandled `error` events (they surface per call). */
-export function createOwnedClient(url: string, options: RedisOptions): { client: Redis; lastError: () => Error | undefined } {
+export function createOwnedClient(
+  url: string,
+  options: RedisOptions,
+): { client: Redis; lastError: () => Error | undefined } {
   const client = new Redis(url, options);
   let last: Error | undefined;
   client.on('error', (error: Error) => {
@@ -90,10 +96,17 @@ export async function waitUntilReady(
 }
 
 /** Wraps any non-Baton error of a Redis call into a `SessionError` naming operation and key. */
-export function toSessionError(error: unknown, operation: string, key: string, client: RedisLikeClient): BatonError {
+export function toSessionError(
+  error: unknown,
+  operation: string,
+  key: string,
+  client: RedisLikeClient,
+): BatonError {
   if (BatonError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const where = client.options.host ? ` at ${client.options.host}:${client.options.port ?? 6379}` : '';
+  const where = client.options.host
+    ? ` at ${client.options.host}:${client.options.port ?? 6379}`
+    : '';
   return new SessionError(
     `Redis ${operation} failed for key "${key}": ${message}. Make sure Redis is running and reachable${where}, then retry; an addItems is all-or-nothing (MULTI), so read the session before re-sending one whose outcome is unknown.`,
     { operation, key, cause: error },

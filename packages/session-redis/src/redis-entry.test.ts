@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry, REDIS_SESSION_ENTRY_VERSION } from './redis-entry.js';
 
 const ctx = { operation: 'getItems', key: 'baton:session:{s}:items' };
-const item: Item = { type: 'reasoning', summary: [], encrypted_content: 'x', provider_data: { a: { b: [1] } } };
+const item: Item = {
+  type: 'reasoning',
+  summary: [],
+  encrypted_content: 'x',
+  provider_data: { a: { b: [1] } },
+};
 
 function errorOf(fn: () => unknown): SessionError {
   try {
@@ -27,22 +32,38 @@ describe('Redis session entries', () => {
     const error = errorOf(() => decodeEntry('{"v":1,"item":', 7, ctx));
     expect(error.operation).toBe('getItems');
     expect(error.key).toBe(ctx.key);
-    expect(error.message).toMatch(/^Entry at index 7 of Redis list "baton:session:\{s\}:items" is corrupt: it is not valid JSON/);
+    expect(error.message).toMatch(
+      /^Entry at index 7 of Redis list "baton:session:\{s\}:items" is corrupt: it is not valid JSON/,
+    );
     expect(error.cause).toBeInstanceOf(SyntaxError);
-    expect(errorOf(() => decodeEntry('null', 1, ctx)).message).toMatch(/index 1 .*no schema version/);
-    expect(errorOf(() => decodeEntry('{"v":0,"item":{"type":"x"}}', 1, ctx)).message).toMatch(/no schema version/);
-    expect(errorOf(() => decodeEntry('{"v":1,"item":[]}', 2, ctx)).message).toMatch(/index 2 .*item object/);
-    expect(errorOf(() => decodeEntry('{"v":1,"item":{"type":3}}', 2, ctx)).message).toMatch(/string "type"/);
+    expect(errorOf(() => decodeEntry('null', 1, ctx)).message).toMatch(
+      /index 1 .*no schema version/,
+    );
+    expect(errorOf(() => decodeEntry('{"v":0,"item":{"type":"x"}}', 1, ctx)).message).toMatch(
+      /no schema version/,
+    );
+    expect(errorOf(() => decodeEntry('{"v":1,"item":[]}', 2, ctx)).message).toMatch(
+      /index 2 .*item object/,
+    );
+    expect(errorOf(() => decodeEntry('{"v":1,"item":{"type":3}}', 2, ctx)).message).toMatch(
+      /string "type"/,
+    );
   });
 
   it('refuses entries of a newer version, naming both versions', () => {
     const error = errorOf(() => decodeEntry('{"v":3,"item":{"type":"message"}}', 4, ctx));
-    expect(error.message).toMatch(/index 4 .*entry schema version 3, but this @baton\/session-redis reads up to version 1/);
+    expect(error.message).toMatch(
+      /index 4 .*entry schema version 3, but this @baton\/session-redis reads up to version 1/,
+    );
   });
 
   it('refuses an item that JSON cannot represent', () => {
-    const error = errorOf(() => encodeEntry({ type: 'x', n: 1n } as unknown as Item, { ...ctx, operation: 'addItems' }));
+    const error = errorOf(() =>
+      encodeEntry({ type: 'x', n: 1n } as unknown as Item, { ...ctx, operation: 'addItems' }),
+    );
     expect(error.operation).toBe('addItems');
-    expect(error.message).toMatch(/not JSON-serializable.*nothing of this addItems call was written/);
+    expect(error.message).toMatch(
+      /not JSON-serializable.*nothing of this addItems call was written/,
+    );
   });
 });

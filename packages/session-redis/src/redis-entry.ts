@@ -46,18 +46,29 @@ export function decodeEntry(raw: string, index: number, ctx: EntryContext): Item
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    throw new SessionError(`${where} is corrupt: it is not valid JSON (${(error as Error).message}). ${repair}`, {
-      operation: ctx.operation,
-      key: ctx.key,
-      cause: error,
-    });
+    throw new SessionError(
+      `${where} is corrupt: it is not valid JSON (${(error as Error).message}). ${repair}`,
+      {
+        operation: ctx.operation,
+        key: ctx.key,
+        cause: error,
+      },
+    );
   }
   const entry = value as { v?: unknown; item?: unknown };
-  if (typeof value !== 'object' || value === null || !Number.isInteger(entry.v) || (entry.v as number) < 1) {
-    throw new SessionError(`${where} is corrupt: it has no schema version "v" (expected {"v":1,"item":{…}}). ${repair}`, {
-      operation: ctx.operation,
-      key: ctx.key,
-    });
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    !Number.isInteger(entry.v) ||
+    (entry.v as number) < 1
+  ) {
+    throw new SessionError(
+      `${where} is corrupt: it has no schema version "v" (expected {"v":1,"item":{…}}). ${repair}`,
+      {
+        operation: ctx.operation,
+        key: ctx.key,
+      },
+    );
   }
   if ((entry.v as number) > REDIS_SESSION_ENTRY_VERSION) {
     throw new SessionError(
@@ -66,11 +77,19 @@ export function decodeEntry(raw: string, index: number, ctx: EntryContext): Item
     );
   }
   const item = entry.item as { type?: unknown } | null | undefined;
-  if (typeof item !== 'object' || item === null || Array.isArray(item) || typeof item.type !== 'string') {
-    throw new SessionError(`${where} is corrupt: it does not hold an item object with a string "type". ${repair}`, {
-      operation: ctx.operation,
-      key: ctx.key,
-    });
+  if (
+    typeof item !== 'object' ||
+    item === null ||
+    Array.isArray(item) ||
+    typeof item.type !== 'string'
+  ) {
+    throw new SessionError(
+      `${where} is corrupt: it does not hold an item object with a string "type". ${repair}`,
+      {
+        operation: ctx.operation,
+        key: ctx.key,
+      },
+    );
   }
   return item as Item;
 }

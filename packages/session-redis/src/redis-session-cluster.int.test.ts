@@ -11,7 +11,10 @@ beforeAll(async () => {
   redis = await startTestRedis({ cluster: true });
   cluster = new Cluster([{ host: '127.0.0.1', port: redis.port }], { keyPrefix: 'c:' });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('Redis Cluster client not ready after 15 s')), 15_000);
+    const timer = setTimeout(
+      () => reject(new Error('Redis Cluster client not ready after 15 s')),
+      15_000,
+    );
     cluster.once('ready', () => {
       clearTimeout(timer);
       resolve();
@@ -36,8 +39,12 @@ describe('RedisSession on Redis Cluster', () => {
     expect(await slot(session.itemsKey)).toBe(await slot(session.metaKey));
     expect(await slot(session.itemsKey)).toBe(await slot('{user:42}'));
     // Without the hash tag the two keys would land in different slots, which Redis Cluster refuses.
-    expect(await slot('baton:session:user:42:items')).not.toBe(await slot('baton:session:user:42:meta'));
-    const crossSlot = await cluster.del('baton:session:user:42:items', 'baton:session:user:42:meta').catch((e) => e);
+    expect(await slot('baton:session:user:42:items')).not.toBe(
+      await slot('baton:session:user:42:meta'),
+    );
+    const crossSlot = await cluster
+      .del('baton:session:user:42:items', 'baton:session:user:42:meta')
+      .catch((e) => e);
     expect(String(crossSlot)).toMatch(/CROSSSLOT|same slot/i);
 
     await session.addItems([user('a'), user('b')]);

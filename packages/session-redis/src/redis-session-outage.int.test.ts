@@ -33,18 +33,28 @@ async function failure(fn: () => Promise<unknown>): Promise<{ error: SessionErro
 
 describe('RedisSession when Redis goes away', () => {
   it('fails fast with SessionError when nothing listens at the URL', async () => {
-    const session = RedisSession.fromUrl('redis://127.0.0.1:1', { sessionId: 'nobody', connectTimeoutMs: 1000 });
+    const session = RedisSession.fromUrl('redis://127.0.0.1:1', {
+      sessionId: 'nobody',
+      connectTimeoutMs: 1000,
+    });
     const { error, ms } = await failure(() => session.getItems());
     expect(error.operation).toBe('getItems');
     expect(error.key).toBe('baton:session:{nobody}:items');
-    expect(error.message).toMatch(/Redis getItems failed for key "baton:session:\{nobody\}:items": .*ECONNREFUSED/);
-    expect(error.message).toMatch(/Make sure Redis is running and reachable at 127\.0\.0\.1:1, then retry/);
+    expect(error.message).toMatch(
+      /Redis getItems failed for key "baton:session:\{nobody\}:items": .*ECONNREFUSED/,
+    );
+    expect(error.message).toMatch(
+      /Make sure Redis is running and reachable at 127\.0\.0\.1:1, then retry/,
+    );
     expect(ms).toBeLessThan(3000);
     await session.close();
   });
 
   it('errors clearly while Redis is down, then continues the history after a restart on the same port', async () => {
-    const session = RedisSession.fromUrl(redis.url, { sessionId: 'restart', connectTimeoutMs: 1500 });
+    const session = RedisSession.fromUrl(redis.url, {
+      sessionId: 'restart',
+      connectTimeoutMs: 1500,
+    });
     await session.addItems([user('before 1'), user('before 2')]);
     // Persist to the test server's folder so the restarted server loads the history.
     expect(await admin.save()).toBe('OK');
@@ -84,12 +94,15 @@ describe('RedisSession when Redis goes away', () => {
     await redis.stop('SIGKILL');
     const { error, ms } = await failure(() => session.addItems([user('two')]));
     expect(error.key).toBe('svc:baton:session:{borrowed}:items');
-    expect(error.message).toMatch(/Redis addItems failed for key "svc:baton:session:\{borrowed\}:items"/);
+    expect(error.message).toMatch(
+      /Redis addItems failed for key "svc:baton:session:\{borrowed\}:items"/,
+    );
     expect(ms).toBeLessThan(2000);
 
     await redis.start();
     const deadline = Date.now() + 5000;
-    while (client.status !== 'ready' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while (client.status !== 'ready' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
     await session.addItems([user('three')]);
     // No persistence was requested: the killed server lost 'one'; the new write is intact.
     expect(contents(await session.getItems())).toEqual(['three']);

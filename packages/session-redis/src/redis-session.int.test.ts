@@ -89,7 +89,9 @@ describe('RedisSession on a real redis-server', () => {
     await Promise.all(
       writers.map(async (session, w) => {
         for (let b = 0; b < batches; b++) {
-          await session.addItems(Array.from({ length: perBatch }, (_, k) => user(`${w}:${b}:${k}`)));
+          await session.addItems(
+            Array.from({ length: perBatch }, (_, k) => user(`${w}:${b}:${k}`)),
+          );
         }
       }),
     );
@@ -99,7 +101,9 @@ describe('RedisSession on a real redis-server', () => {
     let switches = 0;
     for (let i = 0; i < all.length; i += perBatch) {
       const [w, b] = all[i].split(':');
-      expect(all.slice(i, i + perBatch)).toEqual(Array.from({ length: perBatch }, (_, k) => `${w}:${b}:${k}`));
+      expect(all.slice(i, i + perBatch)).toEqual(
+        Array.from({ length: perBatch }, (_, k) => `${w}:${b}:${k}`),
+      );
       if (i > 0 && all[i - 1][0] !== w) switches++;
       order[Number(w)].push(Number(b));
     }
@@ -116,15 +120,30 @@ describe('RedisSession on a real redis-server', () => {
     await shared.rpush(key, '{"v":1,"item":{"type":"mess');
     await session.addItems([user('3'), user('4')]);
     const all = await session.getItems().catch((e) => e);
-    expectSessionError(all, 'getItems', key, /Entry at index 2 of Redis list .* not valid JSON.*Remove or repair it/);
+    expectSessionError(
+      all,
+      'getItems',
+      key,
+      /Entry at index 2 of Redis list .* not valid JSON.*Remove or repair it/,
+    );
     const limited = await session.getItems(3).catch((e) => e);
     expectSessionError(limited, 'getItems', key, /Entry at index 2 /);
     expect(contents(await session.getItems(2))).toEqual(['3', '4']);
 
     await shared.lset(key, 2, '{"v":1}');
-    expectSessionError(await session.getItems().catch((e) => e), 'getItems', key, /index 2 .*does not hold an item object/);
+    expectSessionError(
+      await session.getItems().catch((e) => e),
+      'getItems',
+      key,
+      /index 2 .*does not hold an item object/,
+    );
     await shared.lset(key, 2, '"just a string"');
-    expectSessionError(await session.getItems().catch((e) => e), 'getItems', key, /index 2 .*no schema version "v"/);
+    expectSessionError(
+      await session.getItems().catch((e) => e),
+      'getItems',
+      key,
+      /index 2 .*no schema version "v"/,
+    );
 
     await shared.rpush(key, 'garbage');
     const pop = await session.popItem().catch((e) => e);
@@ -136,7 +155,10 @@ describe('RedisSession on a real redis-server', () => {
   it('refuses an entry written by a newer schema version', async () => {
     const session = new RedisSession({ sessionId: uniqueId('newer'), client: shared });
     await session.addItems([user('old')]);
-    await shared.rpush(session.itemsKey, JSON.stringify({ v: 2, item: user('future'), extra: { x: 1 } }));
+    await shared.rpush(
+      session.itemsKey,
+      JSON.stringify({ v: 2, item: user('future'), extra: { x: 1 } }),
+    );
     const error = await session.getItems().catch((e) => e);
     expectSessionError(
       error,
@@ -180,7 +202,12 @@ describe('RedisSession on a real redis-server', () => {
     expect(await shared.hget(`tenant7:app:{${id}}:meta`, 'item_count')).toBe('1');
     await shared.rpush(`tenant7:app:{${id}}:items`, 'nope');
     const error = await session.getItems().catch((e) => e);
-    expectSessionError(error, 'getItems', `tenant7:app:{${id}}:items`, /index 1 of Redis list "tenant7:app:/);
+    expectSessionError(
+      error,
+      'getItems',
+      `tenant7:app:{${id}}:items`,
+      /index 1 of Redis list "tenant7:app:/,
+    );
     await session.clearSession();
     expect(await shared.exists(`tenant7:app:{${id}}:items`, `tenant7:app:{${id}}:meta`)).toBe(0);
   });
@@ -219,10 +246,12 @@ describe('RedisSession on a real redis-server', () => {
 
   it('rejects bad options with UserError', () => {
     expect(() => new RedisSession({ sessionId: '', client: shared })).toThrow(UserError);
-    expect(() => new RedisSession({ sessionId: 's', client: shared, ttlSeconds: 0 })).toThrow(/ttlSeconds/);
-    expect(() => new RedisSession({ sessionId: 's', client: shared, limit: -1 })).toThrow(/limit/);
-    expect(() => new RedisSession({ sessionId: 's', client: undefined as unknown as Redis })).toThrow(
-      /needs an ioredis `client`/,
+    expect(() => new RedisSession({ sessionId: 's', client: shared, ttlSeconds: 0 })).toThrow(
+      /ttlSeconds/,
     );
+    expect(() => new RedisSession({ sessionId: 's', client: shared, limit: -1 })).toThrow(/limit/);
+    expect(
+      () => new RedisSession({ sessionId: 's', client: undefined as unknown as Redis }),
+    ).toThrow(/needs an ioredis `client`/);
   });
 });

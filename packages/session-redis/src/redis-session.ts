@@ -95,13 +95,18 @@ export class RedisSession implements Session {
     if (typeof options.sessionId !== 'string' || options.sessionId === '') {
       throw new UserError('RedisSession needs a non-empty `sessionId` string.');
     }
-    if (!options.client) throw new UserError('RedisSession needs an ioredis `client` (or use RedisSession.fromUrl).');
+    if (!options.client)
+      throw new UserError('RedisSession needs an ioredis `client` (or use RedisSession.fromUrl).');
     const ttl = options.ttlSeconds;
     if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0)) {
-      throw new UserError(`RedisSession ttlSeconds must be a positive number of seconds, got ${String(ttl)}.`);
+      throw new UserError(
+        `RedisSession ttlSeconds must be a positive number of seconds, got ${String(ttl)}.`,
+      );
     }
     if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 0)) {
-      throw new UserError(`RedisSession limit must be a non-negative integer, got ${String(options.limit)}.`);
+      throw new UserError(
+        `RedisSession limit must be a non-negative integer, got ${String(options.limit)}.`,
+      );
     }
     this.sessionId = options.sessionId;
     const base = `${options.keyPrefix ?? 'baton:session:'}{${options.sessionId}}`;
@@ -119,7 +124,10 @@ export class RedisSession implements Session {
    */
   static fromUrl(url: string, options: RedisSessionFromUrlOptions): RedisSession {
     const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
-    const { client, lastError } = createOwnedClient(url, ownedClientOptions(connectTimeoutMs, options.redisOptions));
+    const { client, lastError } = createOwnedClient(
+      url,
+      ownedClientOptions(connectTimeoutMs, options.redisOptions),
+    );
     const session = new RedisSession({ ...options, client });
     session.owned = { connectTimeoutMs, lastError };
     return session;
@@ -169,9 +177,14 @@ export class RedisSession implements Session {
    */
   async popItem(): Promise<Item | undefined> {
     return this.call('popItem', async () => {
-      const reply = (await this.client.eval(POP_SCRIPT, 2, this.itemsKey, this.metaKey, Date.now(), this.ttlMs)) as
-        | [string, number]
-        | [];
+      const reply = (await this.client.eval(
+        POP_SCRIPT,
+        2,
+        this.itemsKey,
+        this.metaKey,
+        Date.now(),
+        this.ttlMs,
+      )) as [string, number] | [];
       if (reply.length === 0) return undefined;
       return decodeEntry(reply[0], reply[1], { operation: 'popItem', key: this.fullKey });
     });
@@ -227,10 +240,13 @@ export class RedisSession implements Session {
   private async exec(operation: string, tx: ChainableCommander): Promise<unknown[]> {
     const results = await tx.exec();
     if (!results) {
-      throw new SessionError(`Redis ${operation} transaction on "${this.fullKey}" was aborted; retry it.`, {
-        operation,
-        key: this.fullKey,
-      });
+      throw new SessionError(
+        `Redis ${operation} transaction on "${this.fullKey}" was aborted; retry it.`,
+        {
+          operation,
+          key: this.fullKey,
+        },
+      );
     }
     for (const [error] of results) if (error) throw error;
     return results.map(([, value]) => value);

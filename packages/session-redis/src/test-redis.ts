@@ -34,31 +34,72 @@ const INSTALL_HINT =
  */
 export async function startTestRedis(options: { cluster?: boolean } = {}): Promise<TestRedis> {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) throw new Error(`${INSTALL_HINT} (${probe.error?.message ?? probe.stderr})`);
+  if (probe.error || probe.status !== 0)
+    throw new Error(`${INSTALL_HINT} (${probe.error?.message ?? probe.stderr})`);
   const dir = mkdtempSync(join(tmpdir(), 'baton-redis-'));
   const port = await freePort();
   const pidfile = join(dir, 'redis.pid');
   let pid = 0;
 
   const start = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-    args.push('--daemonize', 'yes', '--pidfile', pidfile, '--dir', dir, '--logfile', join(dir, 'redis.log'));
-    if (options.cluster) args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--cluster-announce-ip', '127.0.0.1');
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ];
+    args.push(
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      pidfile,
+      '--dir',
+      dir,
+      '--logfile',
+      join(dir, 'redis.log'),
+    );
+    if (options.cluster)
+      args.push(
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, 'nodes.conf'),
+        '--cluster-announce-ip',
+        '127.0.0.1',
+      );
     const res = spawnSync('redis-server', args, { encoding: 'utf8', timeout: 10_000 });
-    if (res.status !== 0) throw new Error(`redis-server failed to start on port ${port}: ${res.stderr || res.stdout}`);
-    await waitFor(async () => (await command(port, 'PING')).startsWith('+PONG'), 10_000, `redis-server on port ${port} to answer PING`);
-    await waitFor(async () => {
-      try {
-        pid = Number(readFileSync(pidfile, 'utf8').trim());
-      } catch {
-        pid = 0;
-      }
-      return pid > 0;
-    }, 5000, `the pidfile ${pidfile}`);
+    if (res.status !== 0)
+      throw new Error(`redis-server failed to start on port ${port}: ${res.stderr || res.stdout}`);
+    await waitFor(
+      async () => (await command(port, 'PING')).startsWith('+PONG'),
+      10_000,
+      `redis-server on port ${port} to answer PING`,
+    );
+    await waitFor(
+      async () => {
+        try {
+          pid = Number(readFileSync(pidfile, 'utf8').trim());
+        } catch {
+          pid = 0;
+        }
+        return pid > 0;
+      },
+      5000,
+      `the pidfile ${pidfile}`,
+    );
     if (options.cluster) {
       const reply = await command(port, 'CLUSTER ADDSLOTSRANGE 0 16383');
-      if (!reply.startsWith('+OK') && !reply.includes('already busy')) throw new Error(`CLUSTER ADDSLOTSRANGE failed: ${reply}`);
-      await waitFor(async () => (await command(port, 'CLUSTER INFO')).includes('cluster_state:ok'), 10_000, 'cluster_state:ok');
+      if (!reply.startsWith('+OK') && !reply.includes('already busy'))
+        throw new Error(`CLUSTER ADDSLOTSRANGE failed: ${reply}`);
+      await waitFor(
+        async () => (await command(port, 'CLUSTER INFO')).includes('cluster_state:ok'),
+        10_000,
+        'cluster_state:ok',
+      );
     }
   };
 
@@ -143,7 +184,11 @@ function complete(reply: string): boolean {
   return length < 0 || Buffer.byteLength(reply, 'utf8') >= eol + 2 + length + 2;
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -1,0 +1,1 @@
+export { type InteractiveOptions, type InteractiveSummary, runInteractive } from './run-interactive.js';
