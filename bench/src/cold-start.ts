@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { collect, derive, type Stats, stats } from './harness.js';
+import { derive, interleave, type Stats, stats } from './harness.js';
 import type { Row } from './rows.js';
 import type { RuntimeId } from './types.js';
 
@@ -47,7 +47,7 @@ async function importTimes(
   spawns: number,
 ): Promise<Partial<Record<RuntimeId, Stats>>> {
   const keys = ['none', ...ids];
-  const m = await collect(keys, spawns, async (k) => [
+  const m = await interleave(keys, spawns, async (k) => [
     spawnMs(k === 'none' ? '0' : importCode(ENTRIES[k as RuntimeId])),
   ]);
   const out: Partial<Record<RuntimeId, Stats>> = {};

@@ -1,7 +1,8 @@
 /**
- * Measurement: warm-up, then interleaved rounds (A B C, C B A, …) with a forced GC before every
- * sample; each sample times a calibrated batch of operations. Results are per-operation times in
- * microseconds, summarized as median and min–max over rounds.
+ * Measurement. Each runtime lives in its own worker process (see `worker.ts`), where an
+ * operation is warmed up, calibrated into a batch of about `sampleMs`, and timed after a forced
+ * GC. The parent interleaves the samples of all runtimes round by round (A B C, C B A, …) and
+ * summarizes them as median and min–max. Times are microseconds per operation.
  */
 
 /** Median and spread of per-round samples. */
@@ -22,15 +23,15 @@ export interface MeasureOptions {
   sampleMs: number;
 }
 
-/** Something to time. */
+/** Something the parent can sample: one timed batch, in µs per operation. */
 export interface Contestant {
   key: string;
-  fn: () => unknown;
+  sample(): Promise<number>;
 }
 
 const gc: () => void = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
-/** True when `--expose-gc` is on (the harness forces a GC before every sample). */
+/** True when `--expose-gc` is on (a GC is forced before every sample). */
 export const gcAvailable = typeof (globalThis as { gc?: unknown }).gc === 'function';
 
 /** Two full collections: the second frees what finalizers of the first released. */
@@ -47,63 +48,51 @@ export function stats(samples: number[]): Stats {
   return { median, min: sorted[0], max: sorted[sorted.length - 1], samples };
 }
 
-/** Combines two runtimes' per-round samples pairwise (same round index) into a derived stat. */
+/** Combines two series' per-round samples pairwise (same round index) into a derived stat. */
 export function derive(a: Stats, b: Stats | undefined, f: (x: number, y: number) => number): Stats {
   return stats(a.samples.map((x, i) => f(x, b ? b.samples[i] : 0)));
 }
 
+/** Multiplies every sample by `factor`. */
+export function scale(s: Stats, factor: number): Stats {
+  return stats(s.samples.map((x) => x * factor));
+}
+
 const nowUs = () => Number(process.hrtime.bigint()) / 1000;
 
-async function timeBatch(fn: () => unknown, iterations: number): Promise<number> {
+/** Runs `fn` for `warmupMs` (at least twice); returns the batch size for a `sampleMs` sample. */
+export async function calibrate(fn: () => unknown, warmupMs: number, sampleMs: number): Promise<number> {
+  const t0 = nowUs();
+  let runs = 0;
+  while (runs < 2 || nowUs() - t0 < warmupMs * 1000) {
+    await fn();
+    runs += 1;
+  }
+  const perOpUs = (nowUs() - t0) / runs;
+  return Math.max(1, Math.min(1_000_000, Math.ceil((sampleMs * 1000) / perOpUs)));
+}
+
+/** Forces a GC, then times `iterations` sequential calls; returns µs per call. */
+export async function timeBatch(fn: () => unknown, iterations: number): Promise<number> {
+  fullGc();
   const t0 = nowUs();
   for (let i = 0; i < iterations; i++) await fn();
   return (nowUs() - t0) / iterations;
 }
 
-async function warmUp(fn: () => unknown, opts: MeasureOptions): Promise<number> {
-  const t0 = nowUs();
-  let runs = 0;
-  while (runs < 2 || nowUs() - t0 < opts.warmupMs * 1000) {
-    await fn();
-    runs += 1;
-  }
-  const perOpUs = (nowUs() - t0) / runs;
-  return Math.max(1, Math.min(1_000_000, Math.ceil((opts.sampleMs * 1000) / perOpUs)));
-}
-
 /**
- * Times each contestant's `fn` (µs per call): warm-up and batch calibration per contestant,
- * then `rounds` interleaved samples, alternating the order every round.
+ * Takes `rounds` samples of every contestant, interleaved, reversing the order every round.
+ * `sample` may return several values (one per measured quantity); each gets its own Stats.
  */
-export async function measure(
-  contestants: Contestant[],
-  opts: MeasureOptions,
-): Promise<Record<string, Stats>> {
-  const iterations = new Map<string, number>();
-  for (const c of contestants) iterations.set(c.key, await warmUp(c.fn, opts));
-  const samples = new Map<string, number[]>(contestants.map((c) => [c.key, []]));
-  for (let round = 0; round < opts.rounds; round++) {
-    const order = round % 2 === 0 ? contestants : [...contestants].reverse();
-    for (const c of order) {
-      fullGc();
-      samples.get(c.key)!.push(await timeBatch(c.fn, iterations.get(c.key)!));
-    }
-  }
-  const out: Record<string, Stats> = {};
-  for (const [key, s] of samples) out[key] = stats(s);
-  return out;
-}
-
-/** Runs `fn` once per round per key, interleaved, for measurements made outside this process. */
-export async function collect(
+export async function interleave(
   keys: string[],
   rounds: number,
-  fn: (key: string) => Promise<number[]>,
+  sample: (key: string) => Promise<number[]>,
 ): Promise<Record<string, Stats[]>> {
   const raw = new Map<string, number[][]>(keys.map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? keys : [...keys].reverse();
-    for (const k of order) raw.get(k)!.push(await fn(k));
+    for (const k of order) raw.get(k)!.push(await sample(k));
   }
   const out: Record<string, Stats[]> = {};
   for (const [k, perRound] of raw) {

@@ -7,16 +7,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadAdapter } from './adapters/load.js';
 import { s9 } from './cold-start.js';
 import { gcAvailable, type MeasureOptions } from './harness.js';
 import { s8 } from './memory.js';
+import { RuntimeWorker } from './remote.js';
 import { machine, packageVersion, type Report, renderMarkdown } from './report.js';
 import { type Row, RUNTIMES } from './rows.js';
 import { IN_PROCESS } from './scenarios.js';
 import { CONCURRENT_RUNS, HOLD_TURN, LOOP_TOOL_TURNS, STREAM_DELTAS } from './script.js';
 import { evaluateTargets } from './targets.js';
-import type { Adapter, RuntimeId } from './types.js';
+import type { RuntimeId } from './types.js';
 
 const ALL = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'];
 const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…] [--json]';
@@ -76,24 +76,24 @@ async function main(): Promise<void> {
   const settings = args.quick ? QUICK : FULL;
   const started = performance.now();
 
-  const adapters: Adapter[] = [];
+  const workers: RuntimeWorker[] = [];
   const unavailable: Partial<Record<RuntimeId, string>> = {};
-  for (const id of RUNTIMES) {
-    try {
-      adapters.push(await loadAdapter(id));
-    } catch (e) {
-      unavailable[id] = String((e as Error).message).split('\n')[0];
-      log(`! ${id} not run: ${unavailable[id]}`);
+  const started_ = await Promise.allSettled(RUNTIMES.map((id) => RuntimeWorker.start(id)));
+  started_.forEach((r, i) => {
+    if (r.status === 'fulfilled') workers.push(r.value);
+    else {
+      unavailable[RUNTIMES[i]] = String(r.reason?.message ?? r.reason).replace(/^\S+ worker: /, '');
+      log(`! ${RUNTIMES[i]} not run: ${unavailable[RUNTIMES[i]]}`);
     }
-  }
-  const ids = adapters.map((a) => a.id);
+  });
+  const ids = workers.map((w) => w.id);
   const rows: Row[] = [];
   const notes: string[] = [];
   for (const scenario of args.only) {
     const t0 = performance.now();
     log(`${scenario} …`);
     if (IN_PROCESS[scenario]) {
-      rows.push(...(await IN_PROCESS[scenario]({ adapters, opts: settings, log })));
+      rows.push(...(await IN_PROCESS[scenario]({ workers, opts: settings, log })));
     } else if (scenario === 'S8') {
       const r = await s8(ids, settings.s8Rounds, settings.s8Runs, log);
       rows.push(...r.rows);
@@ -109,6 +109,7 @@ async function main(): Promise<void> {
     }
     log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
+  for (const w of workers) w.close();
 
   const report: Report = {
     meta: {

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { collect, type Stats } from './harness.js';
+import { interleave, type Stats } from './harness.js';
 import type { Row } from './rows.js';
 import { HOLD_TURN } from './script.js';
 import type { RuntimeId } from './types.js';
@@ -62,7 +62,7 @@ export async function s8(
   log: (m: string) => void,
 ): Promise<{ rows: Row[]; baselineRssMb: number }> {
   const baseline = await runChild('none', 1);
-  const m = await collect(ids, rounds, async (id) => {
+  const m = await interleave(ids, rounds, async (id) => {
     const r = await runChild(id as RuntimeId, runs);
     log(
       `  S8 ${id}: ${r.kbPerRun.toFixed(1)} KB/run, peak RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, ${r.elapsedMs.toFixed(0)} ms`,

@@ -70,6 +70,11 @@ export class AnthropicMessagesModel implements Model {
       new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
   }
 
+  /**
+   * One non-streamed call (`client.messages.create`), continued on `pause_turn`.
+   * @throws ModelCallError for API failures; UserError for requests Anthropic cannot take;
+   *   ModelBehaviorError for `max_tokens` inside a tool call; the signal's reason when aborted.
+   */
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const output: Item[] = [];
     const usage = emptyUsage();
@@ -94,6 +99,11 @@ export class AnthropicMessagesModel implements Model {
     return this.merged(output, usage, last);
   }
 
+  /**
+   * One streamed call (`stream: true`; the SDK parses the SSE), as kernel stream events ending
+   * with one `response_done`. Throws like {@link getResponse}; a stream that breaks or ends
+   * before `message_stop` is a retryable `ModelCallError`.
+   */
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const output: Item[] = [];
     const usage = emptyUsage();

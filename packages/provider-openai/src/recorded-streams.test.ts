@@ -12,9 +12,7 @@ import {
   type Item,
   type MessageItem,
   ModelCallError,
-  type ModelRequest,
   type ModelResponse,
-  type ModelStreamEvent,
   type ReasoningItem,
 } from '@baton/kernel';
 import {
@@ -25,13 +23,13 @@ import {
 } from '@baton/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  collect,
   collectUntilError,
   ofType,
   recordedText,
   testModel,
   userRequest,
 } from './__fixtures__/fixtures.js';
+import { replayStream, sseOf, textOf } from './__fixtures__/replay-stream.js';
 
 /** Recorded streams this provider cannot represent, with the reason. Empty: all are covered. */
 const NOT_REPRESENTED: Record<string, string> = {};
@@ -43,73 +41,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-
-/** The wire payloads of an SSE body (`data:` lines, JSON-parsed). */
-function payloadsOf(sse: string): any[] {
-  return sse
-    .split('\n')
-    .filter((l) => l.startsWith('data: '))
-    .map((l) => JSON.parse(l.slice(6)));
-}
-
-function sseOf(file: string): string {
-  const text = recordedText(file);
-  return file.endsWith('.sse') ? text : chunksToSse(text, 'responses');
-}
-
-const joinBy = <K>(events: { delta: string }[], key: (e: any) => K) => {
-  const out = new Map<K, string>();
-  for (const e of events) out.set(key(e), (out.get(key(e)) ?? '') + e.delta);
-  return out;
-};
-const textOf = (m: MessageItem) =>
-  (m.content as { text?: string }[]).map((p) => p.text ?? '').join('');
-
-/**
- * Serves one stream, and checks: a raw event per wire event in order; exactly one
- * `response_done`, last; its output equals `response.completed`'s output and the
- * `output_item.done` items; text, argument and reasoning deltas add up to the final items; usage.
- */
-async function replayStream(sse: string, request: ModelRequest = userRequest('recorded')) {
-  const wire = payloadsOf(sse);
-  server.enqueue({ kind: 'sse', body: sse });
-  const events = await collect(testModel(server).getStreamedResponse(request));
-  expect(ofType(events, 'raw').map((e) => (e.event as { type: string }).type)).toEqual(
-    wire.map((p) => p.type),
-  );
-  expect(ofType(events, 'response_done')).toHaveLength(1);
-  expect(events.at(-1)?.type).toBe('response_done');
-  const response = (events.at(-1) as Extract<ModelStreamEvent, { type: 'response_done' }>).response;
-  const completed = wire.find((p) => p.type === 'response.completed').response;
-  expect(response.output).toEqual(completed.output);
-  // The live API re-encrypts `encrypted_content` per emission: the `output_item.done` copy and the
-  // `response.completed` copy differ byte-wise (both valid). The response keeps the completed one.
-  const opaque = (items: unknown[]) =>
-    items.map((i: any) =>
-      'encrypted_content' in i ? { ...i, encrypted_content: typeof i.encrypted_content } : i,
-    );
-  expect(opaque(ofType(events, 'output_item_done').map((e) => e.item))).toEqual(
-    opaque(completed.output),
-  );
-  const texts = joinBy(ofType(events, 'text_delta'), (e) => e.itemId);
-  const args = joinBy(ofType(events, 'function_call_arguments_delta'), (e) => e.callId);
-  const thoughts = joinBy(ofType(events, 'reasoning_delta'), (e) => e.itemId);
-  for (const item of response.output) {
-    if (item.type === 'message') expect(texts.get(item.id) ?? '').toBe(textOf(item));
-    if (item.type === 'function_call') expect(args.get(item.call_id)).toBe(item.arguments);
-    if (item.type === 'reasoning' && thoughts.has(item.id))
-      expect(thoughts.get(item.id)).toBe(item.summary.map((s) => s.text).join(''));
-  }
-  expect(response.usage).toMatchObject({
-    requests: 1,
-    inputTokens: completed.usage.input_tokens,
-    outputTokens: completed.usage.output_tokens,
-    cachedInputTokens: completed.usage.input_tokens_details.cached_tokens,
-    reasoningTokens: completed.usage.output_tokens_details.reasoning_tokens,
-  });
-  expect(response.responseId).toBe(completed.id);
-  return { events, response, wire };
-}
 
 const types = (output: Item[]) => output.map((i) => i.type);
 const hosted = (item: Item) => item as HostedItem;
@@ -123,7 +54,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('azure-tool-call.1.chunks.txt: a function call assembled from 6 argument deltas', async () => {
-    const { events, response } = await replayStream(sseOf('azure-tool-call.1.chunks.txt'));
+    const { events, response } = await replayStream(server, sseOf('azure-tool-call.1.chunks.txt'));
     expect(ofType(events, 'function_call_arguments_delta')).toHaveLength(6);
     const [call] = response.output as FunctionCallItem[];
     expect(call).toMatchObject({ name: 'weather', call_id: 'call_H5DxLSFnsGhiROnUiDHmgyc8' });
@@ -132,6 +63,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
 
   it('openai-code-interpreter-tool.1.chunks.txt: three code_interpreter_call items; code deltas stay raw', async () => {
     const { events, response } = await replayStream(
+      server,
       sseOf('openai-code-interpreter-tool.1.chunks.txt'),
     );
     expect(response.output.filter((i) => i.type === 'code_interpreter_call')).toHaveLength(3);
@@ -145,7 +77,10 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('openai-compaction.1.chunks.txt: 815 text deltas, then the compaction item (added/done, no deltas)', async () => {
-    const { events, response } = await replayStream(sseOf('openai-compaction.1.chunks.txt'));
+    const { events, response } = await replayStream(
+      server,
+      sseOf('openai-compaction.1.chunks.txt'),
+    );
     expect(ofType(events, 'text_delta')).toHaveLength(815);
     expect(types(response.output)).toEqual(['message', 'compaction']);
     expect(ofType(events, 'output_item_added').map((e) => e.item.type)).toEqual([
@@ -174,7 +109,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('openai-file-search-tool.1.chunks.txt: a file_search_call and a cited answer', async () => {
-    const { response } = await replayStream(sseOf('openai-file-search-tool.1.chunks.txt'));
+    const { response } = await replayStream(server, sseOf('openai-file-search-tool.1.chunks.txt'));
     expect(types(response.output)).toEqual([
       'reasoning',
       'file_search_call',
@@ -185,7 +120,10 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('openai-mcp-tool-approval.1.chunks.txt: mcp_list_tools and an mcp_approval_request item, no deltas', async () => {
-    const { events, response } = await replayStream(sseOf('openai-mcp-tool-approval.1.chunks.txt'));
+    const { events, response } = await replayStream(
+      server,
+      sseOf('openai-mcp-tool-approval.1.chunks.txt'),
+    );
     expect(types(response.output)).toEqual(['mcp_list_tools', 'reasoning', 'mcp_approval_request']);
     expect(events.some((e) => e.type.endsWith('_delta'))).toBe(false);
     expect(response.output[2]).toMatchObject({ name: 'create_short_url', server_label: 'zip1' });
@@ -201,6 +139,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
       input: [{ type: 'message', role: 'user', content: 'Shorten ai-sdk.dev' }, approval],
     });
     const { response } = await replayStream(
+      server,
       sseOf('openai-mcp-tool-approval.4.chunks.txt'),
       request,
     );
@@ -215,7 +154,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('openai-pdf-input-file.1.chunks.txt: three text deltas make "Dummy PDF file"', async () => {
-    const { events } = await replayStream(sseOf('openai-pdf-input-file.1.chunks.txt'));
+    const { events } = await replayStream(server, sseOf('openai-pdf-input-file.1.chunks.txt'));
     expect(
       ofType(events, 'text_delta')
         .map((e) => e.delta)
@@ -243,7 +182,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
         input,
         modelSettings: { store: false, reasoning: { effort: 'high', summary: 'auto' } },
       });
-      const { response } = await replayStream(chunksToSse(stream, 'responses'), request);
+      const { response } = await replayStream(server, chunksToSse(stream, 'responses'), request);
       results.push(response);
       const outputs = (
         response.output.filter((i) => i.type === 'function_call') as FunctionCallItem[]
@@ -294,7 +233,10 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('openai-web-search-tool.1.chunks.txt: six web_search_call items and a long cited answer', async () => {
-    const { events, response } = await replayStream(sseOf('openai-web-search-tool.1.chunks.txt'));
+    const { events, response } = await replayStream(
+      server,
+      sseOf('openai-web-search-tool.1.chunks.txt'),
+    );
     expect(response.output.filter((i) => i.type === 'web_search_call')).toHaveLength(6);
     expect(
       ofType(events, 'raw').filter(
@@ -305,7 +247,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
   });
 
   it('test_openai_responses_stream.1.sse (verbatim, no sequence_number): get_capital with its arguments', async () => {
-    const { response } = await replayStream(sseOf('test_openai_responses_stream.1.sse'));
+    const { response } = await replayStream(server, sseOf('test_openai_responses_stream.1.sse'));
     const [call] = response.output as FunctionCallItem[];
     expect(call).toMatchObject({ name: 'get_capital', call_id: 'call_kL0PCQV7M2WMoVX8V8OtYSAL' });
     expect(JSON.parse(call.arguments)).toEqual({ country: 'France' });
@@ -313,6 +255,7 @@ describe('recorded OpenAI Responses streams (*.chunks.txt, *.sse)', () => {
 
   it('test_openai_responses_thinking_part_iter.1.sse (verbatim): 4 summary parts streamed, then 271 text deltas', async () => {
     const { events, response } = await replayStream(
+      server,
       sseOf('test_openai_responses_thinking_part_iter.1.sse'),
     );
     const reasoning = response.output[0] as ReasoningItem;

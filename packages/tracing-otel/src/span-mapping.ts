@@ -95,7 +95,7 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
         set(
           attributes,
           GEN_AI.TOOL_CALL_RESULT,
-          d.output === undefined ? undefined : toolResult(d.output),
+          d.output === undefined ? undefined : d.output,
         );
       }
       return { name: `execute_tool ${d.name}`, kind: SpanKind.INTERNAL, attributes };
@@ -149,20 +149,6 @@ export function toAttributeValue(value: unknown): AttributeValue | undefined {
     }
   }
   return json(value);
-}
-
-/**
- * The tool output as the model saw it. The kernel records a function span's `output` as
- * `JSON.stringify(output)`, so a text output arrives JSON-encoded (`"\"30 days\""`): it is
- * decoded once; any other value (a JSON list of content parts) is kept as the JSON text.
- */
-function toolResult(output: string): string {
-  try {
-    const decoded: unknown = JSON.parse(output);
-    return typeof decoded === 'string' ? decoded : output;
-  } catch {
-    return output;
-  }
 }
 
 function set(attributes: Attributes, key: string, value: AttributeValue | undefined): void {

@@ -125,7 +125,10 @@ async function executeOne(rt: RunRuntime, plan: TurnPlan, call: FunctionCallItem
   }
   const outcome = outputItem(agent, call, value, true);
   if (span) {
-    if (rt.tracer!.includeSensitiveData) span.data.output = JSON.stringify((outcome as { item: RunItem }).item.raw_item.type === 'function_call_output' ? ((outcome as any).item.raw_item as FunctionCallOutputItem).output : value);
+    if (rt.tracer!.includeSensitiveData) {
+      const output = toToolOutput(value);
+      span.data.output = typeof output === 'string' ? output : JSON.stringify(output);
+    }
     rt.tracer!.endSpan(span, failureText !== undefined ? { message: failureText } : undefined);
   }
   await callHooks(rt, agent, 'onToolEnd', (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));

@@ -94,12 +94,12 @@ export function driveSupportFlow(p: TracingProcessor, options: SupportFlowOption
   start('policy_turn', 'policy_agent', { kind: 'turn', turn: 1, agentName: 'policy_expert' });
   if (options.toolError) end('lookup', {}, options.toolError);
   // The kernel records a tool output as JSON.stringify(<the output string the model sees>).
-  else end('lookup', sensitive ? { output: JSON.stringify('{"status":"delivered"}') } : {});
+  else end('lookup', sensitive ? { output: '{"status":"delivered"}' } : {});
   const policyAnswer = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '30 days' }] };
   generation('policy_gen', 'policy_turn', [{ type: 'message', role: 'user', content: 'refund window?' }], [policyAnswer], 'resp_policy');
   end('policy_turn');
   end('policy_agent');
-  end('policy', sensitive ? { output: JSON.stringify('30 days') } : {});
+  end('policy', sensitive ? { output: '30 days' } : {});
   end('refund_turn1');
   start('refund_turn2', 'refund', { kind: 'turn', turn: 2, agentName: 'refund' });
   const final = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Refund approved.' }] };
