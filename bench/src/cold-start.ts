@@ -45,19 +45,25 @@ const importCode = (spec: string) =>
 async function importTimes(
   ids: RuntimeId[],
   spawns: number,
-): Promise<Partial<Record<RuntimeId, Stats>>> {
-  const keys = ['none', ...ids];
+): Promise<{ times: Partial<Record<RuntimeId, Stats>>; zod: Stats }> {
+  const keys = ['none', 'zod', ...ids];
   const m = await interleave(keys, spawns, async (k) => [
-    spawnMs(k === 'none' ? '0' : importCode(ENTRIES[k as RuntimeId])),
+    spawnMs(k === 'none' ? '0' : importCode(k === 'zod' ? 'zod' : ENTRIES[k as RuntimeId])),
   ]);
-  const out: Partial<Record<RuntimeId, Stats>> = {};
-  for (const id of ids) out[id] = derive(m[id][0], m.none[0], (a, b) => a - b);
-  return out;
+  const times: Partial<Record<RuntimeId, Stats>> = {};
+  for (const id of ids) times[id] = derive(m[id][0], m.none[0], (a, b) => a - b);
+  return { times, zod: derive(m.zod[0], m.none[0], (a, b) => a - b) };
 }
 
-/** Minified bundle size in KB of each runtime's minimal program; runs each bundle once. */
-async function bundleSizes(ids: RuntimeId[]): Promise<Partial<Record<RuntimeId, Stats>>> {
-  const out: Partial<Record<RuntimeId, Stats>> = {};
+/**
+ * Minified bundle size in KB of each runtime's minimal program, and the same without the bytes
+ * that come from `zod` (which every program imports for its tool); runs each bundle once.
+ */
+async function bundleSizes(
+  ids: RuntimeId[],
+): Promise<{ total: Partial<Record<RuntimeId, Stats>>; ownKb: Partial<Record<RuntimeId, Stats>> }> {
+  const total: Partial<Record<RuntimeId, Stats>> = {};
+  const ownKb: Partial<Record<RuntimeId, Stats>> = {};
   const dir = mkdtempSync(join(tmpdir(), 'baton-bench-'));
   try {
     for (const id of ids) {
@@ -69,6 +75,7 @@ async function bundleSizes(ids: RuntimeId[]): Promise<Partial<Record<RuntimeId, 
         platform: 'node',
         format: 'esm',
         write: false,
+        metafile: true,
         logLevel: 'silent',
         // CommonJS dependencies inside an ESM bundle need `require` (the usual esbuild banner).
         banner: { js: REQUIRE_BANNER },
@@ -84,38 +91,54 @@ async function bundleSizes(ids: RuntimeId[]): Promise<Partial<Record<RuntimeId, 
         const why = `${run.stdout} ${run.stderr}`.trim().slice(-600);
         throw new Error(`S9: the ${id} bundle did not print "done": …${why}`);
       }
-      out[id] = stats([code.length / 1024]);
+      let zodBytes = 0;
+      for (const output of Object.values(r.metafile.outputs)) {
+        for (const [path, input] of Object.entries(output.inputs)) {
+          if (path.includes('node_modules/zod/')) zodBytes += input.bytesInOutput;
+        }
+      }
+      total[id] = stats([code.length / 1024]);
+      ownKb[id] = stats([(code.length - zodBytes) / 1024]);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return out;
+  return { total, ownKb };
 }
 
 /** S9 rows. */
 export async function s9(
   ids: RuntimeId[],
   spawns: number,
-): Promise<{ rows: Row[]; nodeBaselineMs: number }> {
+): Promise<{ rows: Row[]; nodeBaselineMs: number; zodImportMs: number }> {
   const baseline = stats(Array.from({ length: Math.min(spawns, 5) }, () => spawnMs('0')));
   const imports = await importTimes(ids, spawns);
   const bundles = await bundleSizes(ids);
   return {
     nodeBaselineMs: baseline.median,
+    zodImportMs: imports.zod.median,
     rows: [
       {
         id: 's9.import',
         scenario: 'S9',
         label: 'import of the main entry, above `node -e 0`',
         unit: 'ms',
-        values: imports,
+        values: imports.times,
       },
       {
         id: 's9.bundle',
         scenario: 'S9',
         label: 'minified bundle, Agent + run + one tool',
         unit: 'KB',
-        values: bundles,
+        values: bundles.total,
+      },
+      {
+        id: 's9.bundle.own',
+        scenario: 'S9',
+        label: '… of which not zod (the runtime and its other dependencies)',
+        unit: 'KB',
+        values: bundles.ownKb,
+        informational: true,
       },
     ],
   };

@@ -61,7 +61,11 @@ export function scale(s: Stats, factor: number): Stats {
 const nowUs = () => Number(process.hrtime.bigint()) / 1000;
 
 /** Runs `fn` for `warmupMs` (at least twice); returns the batch size for a `sampleMs` sample. */
-export async function calibrate(fn: () => unknown, warmupMs: number, sampleMs: number): Promise<number> {
+export async function calibrate(
+  fn: () => unknown,
+  warmupMs: number,
+  sampleMs: number,
+): Promise<number> {
   const t0 = nowUs();
   let runs = 0;
   while (runs < 2 || nowUs() - t0 < warmupMs * 1000) {

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       const r = await s9(ids, settings.s9Spawns);
       rows.push(...r.rows);
       notes.push(
-        `S9: \`node -e 0\` takes ${r.nodeBaselineMs.toFixed(0)} ms here; import times are above it.`,
+        `S9: \`node -e 0\` takes ${r.nodeBaselineMs.toFixed(0)} ms here; import times are above it; importing \`zod\` alone takes ${r.zodImportMs.toFixed(0)} ms.`,
       );
     }
     log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

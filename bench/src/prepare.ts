@@ -33,9 +33,11 @@ async function check(scenario: string, adapter: Adapter, fn: RunFn, expect: Expe
   const tools = adapter.toolRuns() - tools0;
   const calls = adapter.modelCalls() - calls0;
   const problems: string[] = [];
-  if (out.output !== expect.output) problems.push(`output ${JSON.stringify(out.output.slice(0, 40))}`);
+  if (out.output !== expect.output)
+    problems.push(`output ${JSON.stringify(out.output.slice(0, 40))}`);
   if (tools !== expect.toolRuns) problems.push(`${tools} tool runs, expected ${expect.toolRuns}`);
-  if (calls !== expect.modelCalls) problems.push(`${calls} model calls, expected ${expect.modelCalls}`);
+  if (calls !== expect.modelCalls)
+    problems.push(`${calls} model calls, expected ${expect.modelCalls}`);
   if (expect.agent && out.agent !== expect.agent) problems.push(`last agent ${out.agent}`);
   if (problems.length) throw new Error(`${scenario} ${adapter.label}: ${problems.join('; ')}`);
 }
@@ -44,7 +46,11 @@ async function check(scenario: string, adapter: Adapter, fn: RunFn, expect: Expe
  * Prepares `scenario` (with `param`, e.g. the S6 history length) for `adapter`; resolves to
  * `undefined` when the runtime has no such feature (S4 / S7 for the AI SDK).
  */
-export async function prepare(adapter: Adapter, scenario: string, param?: number): Promise<Prepared | undefined> {
+export async function prepare(
+  adapter: Adapter,
+  scenario: string,
+  param?: number,
+): Promise<Prepared | undefined> {
   const plain = { output: ANSWER, toolRuns: 0, modelCalls: 1 };
   switch (scenario) {
     case 'S1':
@@ -58,7 +64,11 @@ export async function prepare(adapter: Adapter, scenario: string, param?: number
       });
       return { ops: { run: adapter.s2 } };
     case 'S3':
-      await check('S3', adapter, adapter.s3, { output: ANSWER, toolRuns: PARALLEL_CALLS, modelCalls: 2 });
+      await check('S3', adapter, adapter.s3, {
+        output: ANSWER,
+        toolRuns: PARALLEL_CALLS,
+        modelCalls: 2,
+      });
       return { ops: { run: adapter.s3 } };
     case 'S4':
       if (!adapter.s4) return undefined;
@@ -67,7 +77,8 @@ export async function prepare(adapter: Adapter, scenario: string, param?: number
     case 'S5': {
       await check('S5', adapter, adapter.s5.run, { ...plain, output: STREAM_TEXT });
       const deltas = await adapter.s5.drainFake();
-      if (deltas !== STREAM_DELTAS) throw new Error(`S5 ${adapter.label}: fake stream gave ${deltas} deltas`);
+      if (deltas !== STREAM_DELTAS)
+        throw new Error(`S5 ${adapter.label}: fake stream gave ${deltas} deltas`);
       return { ops: { run: adapter.s5.run, drain: adapter.s5.drainFake } };
     }
     case 'S6': {
@@ -79,7 +90,10 @@ export async function prepare(adapter: Adapter, scenario: string, param?: number
       if (!adapter.s7) return undefined;
       const codec = await adapter.s7();
       const pending = await codec.parse(codec.json);
-      if (pending !== 1) throw new Error(`S7 ${adapter.label}: parsed state has ${pending} pending approvals, expected 1`);
+      if (pending !== 1)
+        throw new Error(
+          `S7 ${adapter.label}: parsed state has ${pending} pending approvals, expected 1`,
+        );
       return {
         ops: { serialize: codec.serialize, parse: () => codec.parse(codec.json) },
         facts: { bytes: Buffer.byteLength(codec.json, 'utf8') },

@@ -16,7 +16,10 @@ type Omit2<T> = T extends unknown ? Omit<T, 'id'> : never;
 /** A live worker process for one runtime. */
 export class RuntimeWorker {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
 
   private constructor(
     readonly id: RuntimeId,
@@ -30,7 +33,8 @@ export class RuntimeWorker {
       else p.resolve(m.result);
     });
     child.on('exit', (code, signal) => {
-      for (const p of this.pending.values()) p.reject(new Error(`${id} worker exited (${signal ?? code})`));
+      for (const p of this.pending.values())
+        p.reject(new Error(`${id} worker exited (${signal ?? code})`));
       this.pending.clear();
     });
   }

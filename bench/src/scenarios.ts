@@ -23,7 +23,11 @@ interface Measured {
   facts: PerRuntime<Record<string, number>>;
 }
 
-async function measureScenario(ctx: ScenarioContext, scenario: string, param?: number): Promise<Measured> {
+async function measureScenario(
+  ctx: ScenarioContext,
+  scenario: string,
+  param?: number,
+): Promise<Measured> {
   const keys: string[] = [];
   const byKey = new Map<string, { worker: RuntimeWorker; name: string }>();
   const facts: PerRuntime<Record<string, number>> = {};
@@ -36,7 +40,12 @@ async function measureScenario(ctx: ScenarioContext, scenario: string, param?: n
     if (!p) continue;
     facts[worker.id] = p.facts;
     for (const name of p.ops) {
-      await worker.call({ op: 'calibrate', name, warmupMs: ctx.opts.warmupMs, sampleMs: ctx.opts.sampleMs });
+      await worker.call({
+        op: 'calibrate',
+        name,
+        warmupMs: ctx.opts.warmupMs,
+        sampleMs: ctx.opts.sampleMs,
+      });
       const key = `${worker.id}|${name}`;
       keys.push(key);
       byKey.set(key, { worker, name });
@@ -57,22 +66,39 @@ async function measureScenario(ctx: ScenarioContext, scenario: string, param?: n
 
 function pick(m: Measured, name: string, f: (s: Stats) => Stats = (s) => s): PerRuntime<Stats> {
   const out: PerRuntime<Stats> = {};
-  for (const [id, ops] of Object.entries(m.ops)) if (ops?.[name]) out[id as RuntimeId] = f(ops[name]);
+  for (const [id, ops] of Object.entries(m.ops))
+    if (ops?.[name]) out[id as RuntimeId] = f(ops[name]);
   return out;
 }
 
-function row(id: string, scenario: string, label: string, unit: string, values: PerRuntime<Stats>): Row {
+function row(
+  id: string,
+  scenario: string,
+  label: string,
+  unit: string,
+  values: PerRuntime<Stats>,
+): Row {
   return { id, scenario, label, unit, values };
 }
 
 async function s1(ctx: ScenarioContext): Promise<Row[]> {
-  return [row('s1', 'S1', 'one turn, text answer', 'µs/run', pick(await measureScenario(ctx, 'S1'), 'run'))];
+  return [
+    row(
+      's1',
+      'S1',
+      'one turn, text answer',
+      'µs/run',
+      pick(await measureScenario(ctx, 'S1'), 'run'),
+    ),
+  ];
 }
 
 async function s2(ctx: ScenarioContext): Promise<Row[]> {
   const turns = LOOP_TOOL_TURNS + 1;
   const v = pick(await measureScenario(ctx, 'S2'), 'run', (s) => scale(s, 1 / turns));
-  return [row('s2', 'S2', `${LOOP_TOOL_TURNS}-call tool loop + answer (${turns} turns)`, 'µs/turn', v)];
+  return [
+    row('s2', 'S2', `${LOOP_TOOL_TURNS}-call tool loop + answer (${turns} turns)`, 'µs/turn', v),
+  ];
 }
 
 async function s3(ctx: ScenarioContext): Promise<Row[]> {
@@ -81,7 +107,13 @@ async function s3(ctx: ScenarioContext): Promise<Row[]> {
 }
 
 async function s4(ctx: ScenarioContext): Promise<Row[]> {
-  const r = row('s4', 'S4', 'triage → handoff → answer', 'µs/run', pick(await measureScenario(ctx, 'S4'), 'run'));
+  const r = row(
+    's4',
+    'S4',
+    'triage → handoff → answer',
+    'µs/run',
+    pick(await measureScenario(ctx, 'S4'), 'run'),
+  );
   r.missing = { 'ai-sdk': 'no handoffs' };
   return [r];
 }
@@ -96,7 +128,13 @@ async function s5(ctx: ScenarioContext): Promise<Row[]> {
     row('s5', 'S5', `streaming overhead (${STREAM_DELTAS} deltas)`, 'µs/delta', overhead),
     { ...row('s5.run', 'S5', 'whole streamed run', 'µs/run', pick(m, 'run')), informational: true },
     {
-      ...row('s5.drain', 'S5', 'fake stream drained alone (own format)', 'µs/run', pick(m, 'drain')),
+      ...row(
+        's5.drain',
+        'S5',
+        'fake stream drained alone (own format)',
+        'µs/run',
+        pick(m, 'drain'),
+      ),
       informational: true,
     },
   ];
@@ -107,9 +145,17 @@ async function s6(ctx: ScenarioContext): Promise<Row[]> {
   for (const size of HISTORY_SIZES) {
     const m = await measureScenario(ctx, 'S6', size);
     const n = size.toLocaleString('en-US');
-    rows.push(row(`s6.${size}.us`, 'S6', `one turn on ${n} history items`, 'µs/turn', pick(m, 'run')));
     rows.push(
-      row(`s6.${size}.ns`, 'S6', `… per history item (${n})`, 'ns/item', pick(m, 'run', (s) => scale(s, 1000 / size))),
+      row(`s6.${size}.us`, 'S6', `one turn on ${n} history items`, 'µs/turn', pick(m, 'run')),
+    );
+    rows.push(
+      row(
+        `s6.${size}.ns`,
+        'S6',
+        `… per history item (${n})`,
+        'ns/item',
+        pick(m, 'run', (s) => scale(s, 1000 / size)),
+      ),
     );
   }
   return rows;
@@ -125,7 +171,16 @@ async function s7(ctx: ScenarioContext): Promise<Row[]> {
   }
   const missing = { 'ai-sdk': 'no run state' };
   return [
-    { ...row('s7.ser', 'S7', 'RunState serialize (50 turns + approval)', 'µs', pick(m, 'serialize')), missing },
+    {
+      ...row(
+        's7.ser',
+        'S7',
+        'RunState serialize (50 turns + approval)',
+        'µs',
+        pick(m, 'serialize'),
+      ),
+      missing,
+    },
     { ...row('s7.parse', 'S7', 'RunState parse', 'µs', pick(m, 'parse')), missing },
     { ...row('s7.total', 'S7', 'serialize + parse', 'µs', total), missing },
     { ...row('s7.bytes', 'S7', 'RunState JSON size', 'bytes', bytes), missing },

@@ -114,6 +114,25 @@ describe('McpCapability', () => {
     }
   });
 
+  it('connects an MCPServers manager that was not connected yet in setup', async () => {
+    const everything = everythingStdio({ stderr: 'ignore' });
+    const servers = new MCPServers([everything], { logger: recordingLogger() });
+    try {
+      const capability = new McpCapability(servers, {
+        toolFilter: { allowedToolNames: ['get-sum'] },
+      });
+      expect(servers.isConnected).toBe(false);
+      const tools = await toolsFor(capability, runOf('a'));
+      expect(servers.isConnected).toBe(true);
+      expect(everything.status).toBe('connected');
+      expect((await invokeTool(tools[0], { a: 4, b: 5 })).output).toBe('The sum of 4 and 5 is 9.');
+    } finally {
+      await servers.close();
+    }
+    expect(servers.isConnected).toBe(false);
+    expect(everything.status).toBe('closed');
+  });
+
   it('draws on the connected servers of an MCPServers manager', async () => {
     const servers = new MCPServers(
       [

@@ -29,7 +29,8 @@ export interface McpCapabilityOptions<TContext = any> extends McpToolsOptions<TC
  * ```ts
  * const agent = new Agent({ name: 'a', capabilities: [new McpCapability([server], { convertSchemasToStrict: true })] });
  * ```
- * `setup` connects servers that were never connected (concurrently); `tools` lists tools once
+ * `setup` connects servers that were never connected (concurrently; an `MCPServers` manager
+ * that was not connected yet is connected with its own `strict`/`logger`); `tools` lists tools once
  * per run (use `cacheToolsList` on the server to avoid a round trip per run); `teardown` leaves
  * connections open. A function `toolFilter` receives the run's context and the agent.
  * @throws UserError (from `tools`) on a tool name collision between servers;
@@ -60,7 +61,11 @@ export class McpCapability<TContext = any> implements Capability<TContext> {
   }
 
   async setup(run: CapabilityRun<TContext>): Promise<void> {
-    const idle = this.servers.filter((s) => s.status === 'idle');
+    if (this.source instanceof MCPServers) {
+      if (!this.source.isConnected) await this.source.connect({ signal: run.signal });
+      return;
+    }
+    const idle = this.source.filter((s) => s.status === 'idle');
     if (idle.length === 0) return;
     await connectServers(idle, {
       strict: this.options.strict,

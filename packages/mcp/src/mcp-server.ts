@@ -23,6 +23,8 @@ import { closeQuietly, openMcpClient } from './open-mcp-client.js';
 import type { McpToolFilter } from './tool-filter.js';
 
 const MAX_LIST_PAGES = 100;
+/** `beforeClose` (e.g. an HTTP DELETE to a hung server) never holds `close()` longer than this. */
+const CLOSE_STEP_LIMIT_MS = 2_000;
 
 /**
  * An MCP server as a tool source; see `MCPServerStdio`, `MCPServerStreamableHttp` and
@@ -296,7 +298,7 @@ export abstract class MCPServer<TContext = any> {
     this.invalidateToolsCache();
     if (!client) return;
     try {
-      if (transport) await this.beforeClose(transport);
+      if (transport) await withinMs(this.beforeClose(transport), CLOSE_STEP_LIMIT_MS);
     } catch (error) {
       this.logger.debug?.(
         `MCP server "${this.name}": ending the session failed: ${messageOf(error)}`,
@@ -308,4 +310,12 @@ export abstract class MCPServer<TContext = any> {
       this.logger.warn(`Closing MCP server "${this.name}" failed: ${messageOf(error)}`);
     }
   }
+}
+
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }

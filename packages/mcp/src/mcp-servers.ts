@@ -78,8 +78,9 @@ export class MCPServers {
   /** Every server, connected or not. */
   readonly servers: readonly MCPServer[];
   private readonly options: MCPServersOptions;
-  private connected: MCPServer[] = [];
+  private activeServers: MCPServer[] = [];
   private failures: McpConnectFailure[] = [];
+  private connectedOnce = false;
 
   constructor(servers: MCPServer[], options: MCPServersOptions = {}) {
     this.servers = [...new Set(servers)];
@@ -88,7 +89,12 @@ export class MCPServers {
 
   /** Servers connected by the last `connect()` (in the given order). */
   get active(): MCPServer[] {
-    return this.connected.slice();
+    return this.activeServers.slice();
+  }
+
+  /** True after a `connect()` finished (until `close()`). */
+  get isConnected(): boolean {
+    return this.connectedOnce;
   }
 
   /** Servers that failed in the last `connect()`, with their errors. */
@@ -107,8 +113,9 @@ export class MCPServers {
         ...this.options,
         signal: options.signal,
       });
-      this.connected = active;
+      this.activeServers = active;
       this.failures = failed;
+      this.connectedOnce = true;
       return this;
     } catch (error) {
       await this.close();
@@ -118,7 +125,8 @@ export class MCPServers {
 
   /** Closes every server concurrently. Idempotent; never throws. */
   async close(): Promise<void> {
-    this.connected = [];
+    this.activeServers = [];
+    this.connectedOnce = false;
     await Promise.all(this.servers.map((s) => s.close()));
   }
 }

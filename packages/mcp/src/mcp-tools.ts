@@ -34,7 +34,7 @@ export interface McpToolsOptions<TContext = any> {
 /**
  * Lists the tools of `servers` and returns them as function tools for `new Agent({ tools })`.
  * Servers never connected are connected first (the caller still owns and closes them); an
- * `MCPServers` manager contributes its connected servers. Tools that require MCP task-based
+ * `MCPServers` manager is connected if it was not, and contributes its connected servers. Tools that require MCP task-based
  * execution are left out. Function filters are evaluated per turn through each tool's
  * `isEnabled`. The list is taken once: for a list that follows the servers, use `McpCapability`.
  * @throws UserError when two servers expose the same tool name (set `toolNamePrefix` on one or
@@ -44,9 +44,12 @@ export async function mcpTools<TContext = any>(
   servers: MCPServer<TContext>[] | MCPServers,
   options: McpToolsOptions<TContext> = {},
 ): Promise<FunctionTool<TContext>[]> {
-  const list = servers instanceof MCPServers ? servers.active : servers;
-  await Promise.all(list.filter((s) => s.status === 'idle').map((s) => s.connect()));
-  return buildMcpTools(list, options);
+  if (servers instanceof MCPServers) {
+    if (!servers.isConnected) await servers.connect();
+    return buildMcpTools(servers.active as MCPServer<TContext>[], options);
+  }
+  await Promise.all(servers.filter((s) => s.status === 'idle').map((s) => s.connect()));
+  return buildMcpTools(servers, options);
 }
 
 /**

@@ -11,29 +11,46 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'baton-sqlite-proc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the append worker in a child `node --import tsx` process; resolves with its stdout. */
-function runWorker(args: string[], timeoutMs = 60_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
+/** A running append worker: `ready` resolves once it opened the session; `go()` starts it. */
+interface Worker {
+  ready: Promise<void>;
+  go(): void;
+  done: Promise<string>;
+}
+
+/** Starts the append worker in a child `node --import tsx` process. */
+function startWorker(args: string[], timeoutMs = 60_000): Worker {
+  const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (out.startsWith('ready\n')) markReady();
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  const done = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve(out);
+      if (code === 0) resolve(out.slice('ready\n'.length));
       else reject(new Error(`append worker ${args[2]} exited with ${code ?? signal}: ${err}`));
     });
   });
+  return {
+    ready: Promise.race([ready, done.then(() => {})]),
+    go: () => child.stdin.end('go\n'),
+    done,
+  };
 }
 
 describe('SqliteSession across processes', () => {
@@ -41,12 +58,13 @@ describe('SqliteSession across processes', () => {
     const path = join(dir, 'two-writers.db');
     const batches = 150;
     const perBatch = 4;
-    const startAt = String(Date.now() + 1500);
-    const outs = await Promise.all([
-      runWorker([path, 'shared', 'A', String(batches), String(perBatch), startAt]),
-      runWorker([path, 'shared', 'B', String(batches), String(perBatch), startAt]),
-    ]);
-    expect(outs).toEqual(['done A\n', 'done B\n']);
+    const workers = ['A', 'B'].map((w) =>
+      startWorker([path, 'shared', w, String(batches), String(perBatch)]),
+    );
+    // Barrier: both processes have opened the database before either writes.
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.go();
+    expect(await Promise.all(workers.map((w) => w.done))).toEqual(['done A\n', 'done B\n']);
 
     const session = new SqliteSession({ sessionId: 'shared', path });
     const contents = (await session.getItems()).map((it) => (it as { content: string }).content);
