@@ -17,7 +17,7 @@ export interface Stats {
 export interface MeasureOptions {
   /** Interleaved rounds (samples per contestant). */
   rounds: number;
-  /** Warm-up time per contestant, in milliseconds (at least two operations run). */
+  /** Warm-up time per contestant, in milliseconds (at least one operation runs). */
   warmupMs: number;
   /** Target duration of one sample, in milliseconds (at least one operation runs). */
   sampleMs: number;
@@ -60,7 +60,7 @@ export function scale(s: Stats, factor: number): Stats {
 
 const nowUs = () => Number(process.hrtime.bigint()) / 1000;
 
-/** Runs `fn` for `warmupMs` (at least twice); returns the batch size for a `sampleMs` sample. */
+/** Runs `fn` for `warmupMs` (at least once); returns the batch size for a `sampleMs` sample. */
 export async function calibrate(
   fn: () => unknown,
   warmupMs: number,
@@ -68,7 +68,7 @@ export async function calibrate(
 ): Promise<number> {
   const t0 = nowUs();
   let runs = 0;
-  while (runs < 2 || nowUs() - t0 < warmupMs * 1000) {
+  while (runs < 1 || nowUs() - t0 < warmupMs * 1000) {
     await fn();
     runs += 1;
   }

@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     if (IN_PROCESS[scenario]) {
       rows.push(...(await IN_PROCESS[scenario]({ workers, opts: settings, log })));
     } else if (scenario === 'S8') {
-      const r = await s8(ids, settings.s8Rounds, settings.s8Runs, log);
+      const r = await s8(ids, settings.s8Rounds, settings.s8Runs, args.quick, log);
       rows.push(...r.rows);
       notes.push(
         `S8: an empty \`node --expose-gc --import tsx\` child peaks at ${r.baselineRssMb.toFixed(0)} MB RSS; every S8 child includes it.`,
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
       settings: { ...settings },
       unavailable,
       notes: [
-        ...methodNotes(settings),
+        ...methodNotes(settings, args.only),
         ...notes,
         `Total bench time ${((performance.now() - started) / 1000).toFixed(0)} s.`,
       ],
@@ -139,17 +139,51 @@ async function main(): Promise<void> {
   process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
   if (!args.quick && args.only.length === ALL.length) writeResults(report, markdown);
   else log('(partial or quick run: results/latest.* left unchanged)');
+  if (Object.keys(unavailable).length > 0) {
+    log('bench incomplete: a runtime could not be loaded (see above)');
+    process.exitCode = 1;
+  }
 }
 
-function methodNotes(settings: Settings): string[] {
+function methodNotes(settings: Settings, scenarios: string[]): string[] {
+  const notes: [string, string][] = [
+    [
+      'S2',
+      `S2: ${LOOP_TOOL_TURNS} model calls each asking for one call of a zod tool, then an answer: µs/turn = run time ÷ ${LOOP_TOOL_TURNS + 1} model calls.`,
+    ],
+    [
+      'S5',
+      `S5: overhead per delta = (streamed run with every event consumed − the same fake stream drained alone) ÷ ${STREAM_DELTAS}, paired per round.`,
+    ],
+    [
+      'S6',
+      'S6: history alternates user / assistant messages and is built once; ns/item = µs/turn × 1000 ÷ items.',
+    ],
+    [
+      'S7',
+      "S7: a 50-turn run paused on a call that needs approval; the AI SDK has no run-state object (its state is the caller's message array).",
+    ],
+    [
+      'S8',
+      `S8: ${settings.s8Runs} S2 runs in one child process per runtime; every fake call yields (setImmediate); all runs are held at turn ${HOLD_TURN}; heap after two forced GCs minus the heap before the runs, ÷ runs.`,
+    ],
+    [
+      'S9',
+      'S9: bundles use an inline fake model (no provider package) and are executed once to prove they work; zod (imported by every program for its tool) is about 450 KB of each bundle.',
+    ],
+    [
+      'S4',
+      'AI SDK: ToolLoopAgent with stopWhen stepCountIs(20); no handoffs (S4) and no run state (S7).',
+    ],
+  ];
+  const inProcess = scenarios.some((s) => Number(s.slice(1)) <= 7);
   return [
-    `S2: ${LOOP_TOOL_TURNS} model calls each asking for one call of a zod tool, then an answer: µs/turn = run time ÷ ${LOOP_TOOL_TURNS + 1} model calls.`,
-    `S5: overhead per delta = (streamed run with every event consumed − the same fake stream drained alone) ÷ ${STREAM_DELTAS}, paired per round.`,
-    'S6: history alternates user / assistant messages and is built once; ns/item = µs/turn × 1000 ÷ items.',
-    "S7: a 50-turn run paused on a call that needs approval; the AI SDK has no run-state object (its state is the caller's message array).",
-    `S8: ${settings.s8Runs} S2 runs in one child process per runtime; every fake call yields (setImmediate); all runs are held at turn ${HOLD_TURN}; heap after two forced GCs minus the heap before the runs, ÷ runs.`,
-    'S9: bundles use an inline fake model (no provider package) and are executed once to prove they work.',
-    'AI SDK: ToolLoopAgent with stopWhen stepCountIs(20); S4 n/a (no handoffs).',
+    ...(inProcess
+      ? [
+          'S1–S7 run each runtime in its own worker process (@openai/agents turns on AsyncLocalStorage, which slows every promise in a process); samples are interleaved across the workers.',
+        ]
+      : []),
+    ...notes.filter(([s]) => s === '*' || scenarios.includes(s)).map(([, n]) => n),
   ];
 }
 

@@ -1,10 +1,11 @@
 /**
  * S8 (parent side): one child process per runtime per round (`s8-child.ts`), interleaved, so
- * no two runtimes share a heap or an RSS high-water mark.
+ * no two runtimes share a heap or an RSS high-water mark. The quick run uses one round and
+ * starts the children at once.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { interleave, type Stats } from './harness.js';
+import { interleave, type Stats, stats } from './harness.js';
 import type { Row } from './rows.js';
 import { HOLD_TURN } from './script.js';
 import type { RuntimeId } from './types.js';
@@ -59,16 +60,27 @@ export async function s8(
   ids: RuntimeId[],
   rounds: number,
   runs: number,
+  parallel: boolean,
   log: (m: string) => void,
 ): Promise<{ rows: Row[]; baselineRssMb: number }> {
-  const baseline = await runChild('none', 1);
-  const m = await interleave(ids, rounds, async (id) => {
+  const sample = async (id: string) => {
     const r = await runChild(id as RuntimeId, runs);
     log(
       `  S8 ${id}: ${r.kbPerRun.toFixed(1)} KB/run, peak RSS ${(r.peakRssKb / 1024).toFixed(0)} MB, ${r.elapsedMs.toFixed(0)} ms`,
     );
     return [r.kbPerRun, r.peakRssKb / 1024];
-  });
+  };
+  let baseline: ChildResult;
+  let m: Record<string, Stats[]>;
+  if (parallel) {
+    // Memory does not depend on CPU contention: the quick run starts all children at once.
+    const [b, ...perId] = await Promise.all([runChild('none', 1), ...ids.map((id) => sample(id))]);
+    baseline = b;
+    m = Object.fromEntries(ids.map((id, i) => [id, perId[i].map((v) => stats([v]))]));
+  } else {
+    baseline = await runChild('none', 1);
+    m = await interleave(ids, rounds, sample);
+  }
   const kb: Partial<Record<RuntimeId, Stats>> = {};
   const rss: Partial<Record<RuntimeId, Stats>> = {};
   for (const id of ids) {

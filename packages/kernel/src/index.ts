@@ -48,6 +48,7 @@ export {
   OutputGuardrailTripwireTriggered,
   RunAbortedError,
   SessionError,
+  ToolCallInDoubtError,
   ToolCallError,
   ToolGuardrailTripwireTriggered,
   ToolInputError,
@@ -144,7 +145,7 @@ export type { AsToolOptions } from './agent/as-tool.js';
 export type { Capability, CapabilityRun } from './capability/capability.js';
 // Loop
 export { RunContext } from './loop/run-context.js';
-export { run, Runner } from './loop/run.js';
+export { run, Runner, runStep, type StepOutcome } from './loop/run.js';
 export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
 export type { NextStep } from './loop/next-step.js';
 export type {
@@ -186,6 +187,6 @@ export {
   setTraceProcessors,
   setTracingErrorHandler,
 } from './tracing/processors.js';
-export { getCurrentSpan, withCustomSpan } from './tracing/custom-span.js';
+export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/custom-span.js';
 export { ConsoleTraceProcessor } from './tracing/console-trace-processor.js';
 export { JsonlTraceExporter, type JsonlSink } from './tracing/jsonl-trace-exporter.js';

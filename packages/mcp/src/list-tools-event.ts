@@ -1,9 +1,8 @@
 /**
- * TRACING SEAM (mcp_list_tools). The kernel's tracing runtime is not exported yet, so every
- * tool listing that reaches the server (cache hits do not) is reported through the
- * `onListTools` server option with ready-made `McpListToolsSpanData`. When the kernel exports
- * a span helper, `reportListTools` is the one place to open an `mcp_list_tools` span.
- * Calls get their `function` span from the kernel loop like any function tool.
+ * Listing events: every tool listing that reaches the server (cache hits do not) is reported
+ * through the `onListTools` server option. Traced runs also get an `mcp_list_tools` span from
+ * the kernel (`withMcpListToolsSpan` in `MCPServer.listTools`); calls get their `function`
+ * span from the kernel loop like any function tool.
  */
 import type { McpListToolsSpanData } from '@baton/kernel';
 

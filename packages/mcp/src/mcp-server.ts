@@ -4,7 +4,7 @@
  * concurrent `connect()` calls sharing one attempt, a tools cache invalidated by
  * `notifications/tools/list_changed`, and one reconnect attempt after the connection dropped.
  */
-import { UserError } from '@baton/kernel';
+import { UserError, withMcpListToolsSpan } from '@baton/kernel';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
@@ -130,16 +130,20 @@ export abstract class MCPServer<TContext = any> {
     const startedAt = Date.now();
     try {
       const tools: McpTool[] = [];
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = await client.listTools(
-          cursor ? { cursor } : undefined,
-          this.requestOptions(options),
-        );
-        tools.push(...result.tools);
-        cursor = result.nextCursor;
-        if (!cursor) break;
-      }
+      // An `mcp_list_tools` span (child of the current span) when the run is traced.
+      await withMcpListToolsSpan(this.name, async () => {
+        let cursor: string | undefined;
+        for (let page = 0; page < MAX_LIST_PAGES; page++) {
+          const result = await client.listTools(
+            cursor ? { cursor } : undefined,
+            this.requestOptions(options),
+          );
+          tools.push(...result.tools);
+          cursor = result.nextCursor;
+          if (!cursor) break;
+        }
+        return tools.map((t) => t.name);
+      });
       reportListTools(this.onListTools, this.name, startedAt, {
         toolNames: tools.map((t) => t.name),
       });

@@ -108,11 +108,12 @@ export class SqliteSession implements Session {
   /** The newest `limit` items, oldest first (all when `limit` is undefined; none when `limit <= 0`). */
   async getItems(limit?: number): Promise<Item[]> {
     return this.guard('getItems', () => {
-      if (limit !== undefined && limit <= 0) return [];
+      const n = limit === undefined ? undefined : Math.floor(limit);
+      if (n !== undefined && !(n > 0)) return [];
       const rows = (
-        limit === undefined
+        n === undefined
           ? this.statements.all.all(this.sessionId)
-          : this.statements.newestN.all(this.sessionId, Math.floor(limit)).reverse()
+          : this.statements.newestN.all(this.sessionId, n).reverse()
       ) as ItemRow[];
       const ctx = { tableName: this.tableName, operation: 'getItems', key: this.key };
       return rows.map((row) => decodeRow(row, ctx));

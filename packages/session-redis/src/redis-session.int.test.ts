@@ -218,6 +218,8 @@ describe('RedisSession on a real redis-server', () => {
     expect(contents(await session.getItems())).toEqual(['2', '3']);
     expect(contents(await session.getItems(3))).toEqual(['1', '2', '3']);
     expect(await session.getItems(0)).toEqual([]);
+    expect(await session.getItems(0.5)).toEqual([]);
+    expect(contents(await session.getItems(1.9))).toEqual(['3']);
     await session.clearSession();
   });
 

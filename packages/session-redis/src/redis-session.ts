@@ -135,7 +135,8 @@ export class RedisSession implements Session {
 
   /** The newest `limit` items (default: the constructor's `limit`, else all), oldest first. */
   async getItems(limit: number | undefined = this.limit): Promise<Item[]> {
-    if (limit !== undefined && limit <= 0) return [];
+    if (limit !== undefined) limit = Math.floor(limit);
+    if (limit !== undefined && !(limit > 0)) return [];
     return this.call('getItems', async () => {
       let raws: string[];
       let first = 0;
@@ -143,7 +144,7 @@ export class RedisSession implements Session {
       else {
         const [length, slice] = await this.exec(
           'getItems',
-          this.client.multi().llen(this.itemsKey).lrange(this.itemsKey, -Math.floor(limit), -1),
+          this.client.multi().llen(this.itemsKey).lrange(this.itemsKey, -limit, -1),
         );
         raws = slice as string[];
         first = (length as number) - raws.length;

@@ -16,6 +16,8 @@ export interface CapabilityRun<TContext = any> {
   agent: AgentRef;
   runId: string;
   signal?: AbortSignal;
+  /** JSON data kept in the RunState (survives pause, serialization and resume), by key. */
+  state: { get(key: string): unknown; set(key: string, value: unknown): void };
 }
 
 export interface Capability<TContext = any> {

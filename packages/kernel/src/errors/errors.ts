@@ -130,6 +130,21 @@ export class ToolCallError extends BatonError {
   }
 }
 
+/**
+ * Thrown by a durable driver's `wrapToolCall` when it cannot prove whether an `unsafe` call
+ * already ran (its worker died mid-call). The run pauses with an interruption of kind
+ * `'in_doubt'`: approving it runs the call again, rejecting it never runs it.
+ */
+export class ToolCallInDoubtError extends BatonError {
+  readonly toolName: string;
+  readonly callId: string;
+  constructor(toolName: string, callId: string) {
+    super(`Tool call ${callId} (${toolName}) may or may not have run before a crash; a person or a policy must decide whether to run it again.`);
+    this.toolName = toolName;
+    this.callId = callId;
+  }
+}
+
 /** A session store operation failed (`operation` e.g. `'addItems'`, `key` the storage key). */
 export class SessionError extends BatonError {
   readonly operation: string;

@@ -61,6 +61,11 @@ export interface ToolApprovalRunItem<A extends AgentRef = AgentRef> {
   call_id: string;
   arguments: string;
   path: string[];
+  /**
+   * `'approval'` (default) for a tool that needs approval; `'in_doubt'` for a call a durable
+   * driver could not prove ran or not (approve = run it again, reject = never run it).
+   */
+  kind?: 'approval' | 'in_doubt';
 }
 
 /** Any run item. */

@@ -3,7 +3,7 @@
  * concurrent bounded execution with timeouts and abort, the error policy, and outputs in the
  * model's call order. A call id that already has an output is never executed again.
  */
-import { ToolCallError, ToolGuardrailTripwireTriggered, ToolTimeoutError } from '../errors/errors.js';
+import { ToolCallError, ToolCallInDoubtError, ToolGuardrailTripwireTriggered, ToolTimeoutError } from '../errors/errors.js';
 import type { FunctionCallItem, FunctionCallOutputItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import type { FunctionSpanData, Span } from '../tracing/span-types.js';
@@ -89,8 +89,12 @@ async function executeOne(rt: RunRuntime, plan: TurnPlan, call: FunctionCallItem
   let value: unknown;
   let failureText: string | undefined;
   try {
-    value = await invokeTool(rt, agent, tool, call, parsed.value, span);
+    value = await invokeTool(rt, agent, tool, call, parsed.value, span, decision === true);
   } catch (error) {
+    if (ToolCallInDoubtError.isInstance(error)) {
+      if (span) rt.tracer!.endSpan(span, { message: 'in doubt' });
+      return { kind: 'approval', items: [{ type: 'tool_approval_item', agent, raw_item: call, tool_name: tool.name, call_id: call.call_id, arguments: call.arguments, path: [], kind: 'in_doubt' }] };
+    }
     if (error instanceof NestedRunInterruption) {
       if (span) rt.tracer!.endSpan(span);
       state.nestedStates[call.call_id] = error.state;
@@ -145,7 +149,7 @@ function fatalToolError(tool: FunctionTool, call: FunctionCallItem, error: unkno
   return undefined;
 }
 
-async function invokeTool(rt: RunRuntime, agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, args: unknown, span: Span | undefined): Promise<unknown> {
+async function invokeTool(rt: RunRuntime, agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, args: unknown, span: Span | undefined, approved: boolean): Promise<unknown> {
   const { state } = rt;
   const controller = tool.timeoutMs !== undefined || rt.signal ? new AbortController() : undefined;
   const onRunAbort = () => controller?.abort(rt.signal?.reason);
@@ -162,10 +166,12 @@ async function invokeTool(rt: RunRuntime, agent: AnyAgent, tool: FunctionTool, c
     value: { options: rt.options, tracer: rt.tracer, span, nestedState: state.nestedStates[call.call_id] } satisfies ParentRunLink,
     enumerable: false,
   });
-  const run = () => Promise.resolve(tool.execute(args, state.context, details));
-  const wrapped = rt.options.durability?.wrapToolCall
-    ? () => rt.options.durability!.wrapToolCall!({ runId: state.runId, callId: call.call_id, toolName: tool.name, effect: tool.effect }, run)
-    : run;
+  const run = (override?: { attempt?: number }) => {
+    if (override?.attempt) details.attempt = override.attempt;
+    return Promise.resolve(tool.execute(args, state.context, details));
+  };
+  const wrap = rt.options.durability?.wrapToolCall;
+  const wrapped = wrap ? () => wrap({ runId: state.runId, callId: call.call_id, toolName: tool.name, effect: tool.effect, approved }, run) : () => run();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const scoped = () => (rt.tracer && span ? withSpanScope({ tracer: rt.tracer, span }, wrapped) : wrapped());

@@ -8,6 +8,7 @@ import type { Handoff } from '../handoff/handoff.js';
 import type { Model, ModelSettings, OutputSchemaDefinition, ToolDefinition } from '../model/model.js';
 import type { ResolvedSchema } from '../tool/schema.js';
 import { type FunctionTool, type HostedTool, type Tool, toFunctionToolDefinition } from '../tool/tool.js';
+import { withSpanScope } from '../tracing/span-context.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 
 /** An agent as it runs in this run: capabilities cloned and set up, their tools and fragments. */
@@ -37,15 +38,25 @@ export interface TurnPlan {
 export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<PreparedAgent> {
   let prepared = rt.prepared.get(agent);
   if (prepared?.setUp) return prepared;
-  const capabilityRun: CapabilityRun = { runContext: rt.state.context, agent, runId: rt.state.runId, signal: rt.signal };
+  const extensions = rt.state.extensions;
+  const capabilityRun: CapabilityRun = {
+    runContext: rt.state.context,
+    agent,
+    runId: rt.state.runId,
+    signal: rt.signal,
+    state: { get: (key) => extensions[key], set: (key, value) => void (extensions[key] = value) },
+  };
   prepared = { agent, capabilities: agent.capabilities.map(cloneCapability), capabilityRun, extraTools: [], instructionFragments: [], setUp: false };
   rt.prepared.set(agent, prepared);
-  for (const cap of prepared.capabilities) await cap.setup?.(capabilityRun);
-  for (const cap of prepared.capabilities) {
-    if (cap.tools) prepared.extraTools.push(...(await cap.tools(capabilityRun)));
-    const fragment = await cap.instructions?.(capabilityRun);
-    if (fragment) prepared.instructionFragments.push(fragment);
-  }
+  const scope = rt.tracer && rt.agentSpan ? { tracer: rt.tracer, span: rt.agentSpan } : undefined;
+  await withSpanScope(scope, async () => {
+    for (const cap of prepared.capabilities) await cap.setup?.(capabilityRun);
+    for (const cap of prepared.capabilities) {
+      if (cap.tools) prepared.extraTools.push(...(await cap.tools(capabilityRun)));
+      const fragment = await cap.instructions?.(capabilityRun);
+      if (fragment) prepared.instructionFragments.push(fragment);
+    }
+  });
   prepared.setUp = true;
   return prepared;
 }

@@ -59,9 +59,14 @@ export async function* runLoop(rt: RunRuntime): AsyncGenerator<RunStreamEvent, v
         return;
       }
       const step = yield* runTurn(rt);
+      rt.lastStep = step.type;
       if (rt.turnSpan) rt.tracer!.endSpan(rt.turnSpan);
       rt.turnSpan = undefined;
-      if (step.type === 'run_again') continue;
+      const budgetLeft = rt.turnBudget === undefined || --rt.turnBudget > 0;
+      if (step.type === 'run_again') {
+        if (budgetLeft) continue;
+        return;
+      }
       if (step.type === 'interruption') return;
       if (step.type === 'final_output') {
         await finish(rt, step.output);
@@ -70,6 +75,7 @@ export async function* runLoop(rt: RunRuntime): AsyncGenerator<RunStreamEvent, v
       endSpans(rt);
       state.currentAgent = step.newAgent;
       state.agentStarted = false;
+      if (!budgetLeft) return;
       startAgentSpan(rt, step.newAgent);
       yield { type: 'agent_updated_stream_event', agent: step.newAgent };
     }

@@ -38,7 +38,15 @@ export interface ModelInputData {
  */
 export interface DurabilityHooks {
   wrapModelCall?(key: { runId: string; turn: number; agentName: string }, request: ModelRequest, fn: () => Promise<ModelResponse>): Promise<ModelResponse>;
-  wrapToolCall?(key: { runId: string; callId: string; toolName: string; effect: ToolEffect }, fn: () => Promise<unknown>): Promise<unknown>;
+  /**
+   * `approved` is true when a person approved this call (an approval or an in-doubt
+   * interruption). `fn` may be given an `attempt` number (passed to the tool's details).
+   * Throw `ToolCallInDoubtError` to pause the run with an `'in_doubt'` interruption.
+   */
+  wrapToolCall?(
+    key: { runId: string; callId: string; toolName: string; effect: ToolEffect; approved: boolean },
+    fn: (override?: { attempt?: number }) => Promise<unknown>,
+  ): Promise<unknown>;
 }
 
 export interface RunOptions<TContext = any> {

@@ -9,6 +9,7 @@ import type { Model } from '../model/model.js';
 import type { RunState } from '../run-state/run-state.js';
 import type { Span } from '../tracing/span-types.js';
 import type { Tracer } from '../tracing/tracer.js';
+import type { NextStep } from './next-step.js';
 import type { PreparedAgent } from './prepare-turn.js';
 import type { RunStreamEvent } from './run-events.js';
 import type { RunOptions } from './run-options.js';
@@ -41,6 +42,10 @@ export interface RunRuntime {
   resumed: boolean;
   /** Forwarded events of nested runs (agent-as-tool `onStream`) are not part of this stream. */
   promptCacheKey: string;
+  /** Turns this segment may run (`runStep` sets 1); undefined = until done. */
+  turnBudget?: number;
+  /** What the last turn decided (for `runStep`). */
+  lastStep?: NextStep['type'];
 }
 
 /** Appends run items to the state and the model view; returns the stream events for them. */

@@ -131,3 +131,32 @@ export class Runner<TContext = any> {
     return run(agent, input, { ...this.defaults, ...options } as any);
   }
 }
+
+/** What one `runStep` did. */
+export interface StepOutcome<TContext = any, TAgent extends AnyAgent = AnyAgent> {
+  /** The state after the turn: pass it to `runStep` or `run()` to go on. */
+  result: RunResult<TContext, TAgent>;
+  /** What the turn decided; `run_again` and `handoff` mean "call runStep again". */
+  nextStep: 'run_again' | 'handoff' | 'final_output' | 'interruption';
+}
+
+/**
+ * The step function: runs exactly one turn (one model call → tools → NextStep) of `agent` on
+ * `input` (or resumes a paused turn of a `RunState` without a model call). `run()` is this
+ * step applied until a final output or an interruption; durable drivers call it once per job.
+ * Same options and errors as `run()` (non-streaming).
+ */
+export async function runStep<TContext = any, TAgent extends AnyAgent = AnyAgent>(
+  agent: TAgent,
+  input: AgentInput | RunState<TContext, TAgent>,
+  options: NonStreamRunOptions<TContext> = {},
+): Promise<StepOutcome<TContext, TAgent>> {
+  if (!agent || typeof (agent as Agent).getHandoffs !== 'function') throw new UserError('runStep(): the first argument must be an Agent.');
+  const rt = await createRuntime(agent, input, options, false);
+  rt.turnBudget = 1;
+  for await (const _ of runLoop(rt)) {
+    /* events are plain data; drivers persist them through hooks if they need them */
+  }
+  const nextStep = rt.state.hasFinalOutput ? 'final_output' : (rt.lastStep ?? 'run_again');
+  return { result: new RunResult(rt.state) as RunResult<TContext, TAgent>, nextStep };
+}

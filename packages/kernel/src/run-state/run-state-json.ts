@@ -16,7 +16,7 @@ function serializeItem(item: RunItem<AnyAgent>): Record<string, unknown> {
     case 'handoff_output_item':
       return { type: item.type, agent: item.agent.name, raw_item: item.raw_item, source_agent: item.source_agent.name, target_agent: item.target_agent.name };
     case 'tool_approval_item':
-      return { type: item.type, agent: item.agent.name, raw_item: item.raw_item, tool_name: item.tool_name, call_id: item.call_id, arguments: item.arguments, path: item.path };
+      return { type: item.type, agent: item.agent.name, raw_item: item.raw_item, tool_name: item.tool_name, call_id: item.call_id, arguments: item.arguments, path: item.path, ...(item.kind ? { kind: item.kind } : {}) };
     default:
       return { type: item.type, agent: item.agent.name, raw_item: item.raw_item };
   }
@@ -50,6 +50,7 @@ export function serializeRunState(state: RunState<any, AnyAgent>): SerializedRun
     serverConversation: state.serverConversation,
     agentsUsedTools: state.agentsUsedTools,
     agentStarted: state.agentStarted,
+    extensions: state.extensions,
   } as unknown as SerializedRunStateV1 & Record<string, unknown>;
 }
 
@@ -107,7 +108,7 @@ function build(startingAgent: AnyAgent, data: SerializedRunStateV1, context: unk
       item.source_agent = agentNamed(s.source_agent);
       item.target_agent = agentNamed(s.target_agent);
     } else if (s.type === 'tool_approval_item') {
-      Object.assign(item, { tool_name: s.tool_name, call_id: s.call_id, arguments: s.arguments, path: s.path ?? [] });
+      Object.assign(item, { tool_name: s.tool_name, call_id: s.call_id, arguments: s.arguments, path: s.path ?? [] }, s.kind ? { kind: s.kind } : {});
     } else if (s.type === 'tool_call_output_item') {
       item.output = (s.raw_item as FunctionCallOutputItem).output;
     }
@@ -130,6 +131,7 @@ function build(startingAgent: AnyAgent, data: SerializedRunStateV1, context: unk
   state.serverConversation = data.serverConversation;
   state.agentsUsedTools = data.agentsUsedTools;
   state.agentStarted = data.agentStarted;
+  state.extensions = (data.extensions as Record<string, unknown> | undefined) ?? {};
   for (const [callId, nested] of Object.entries(data.nestedStates)) {
     state.nestedStates[callId] = build(startingAgent, nested, context);
   }

@@ -33,6 +33,7 @@ const runItemSchema = z.looseObject({
   call_id: z.string().optional(),
   arguments: z.string().optional(),
   path: z.array(z.string()).optional(),
+  kind: z.enum(['approval', 'in_doubt']).optional(),
 });
 
 const guardrailResultSchema = z.looseObject({ guardrailName: z.string(), agentName: z.string(), output: z.looseObject({ tripwireTriggered: z.boolean() }) });
@@ -83,6 +84,7 @@ const baseSchema = z.object({
     .optional(),
   agentsUsedTools: z.array(z.string()),
   agentStarted: z.boolean(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** Schema of a serialized RunState, format "1.0" (nested states recursive). */

@@ -88,6 +88,8 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   agentsUsedTools: string[] = [];
   /** Whether the starting agent's `onAgentStart` already ran (so a resume does not repeat it). */
   agentStarted = false;
+  /** JSON data of capabilities and drivers (e.g. a sandbox session id), by key; survives serialization. */
+  extensions: Record<string, unknown> = {};
   finalOutput?: unknown;
   hasFinalOutput = false;
 

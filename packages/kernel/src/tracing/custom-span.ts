@@ -1,4 +1,4 @@
-import type { CustomSpanData, Span } from './span-types.js';
+import type { CustomSpanData, McpListToolsSpanData, Span } from './span-types.js';
 import { currentSpanScope, withSpanScope } from './span-context.js';
 
 /**
@@ -14,6 +14,25 @@ export async function withCustomSpan<R>(name: string, fn: (span: Span<CustomSpan
     const result = await withSpanScope({ tracer: scope.tracer, span }, () => fn(span));
     scope.tracer.endSpan(span);
     return result;
+  } catch (error) {
+    scope.tracer.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+}
+
+/**
+ * Runs a tool listing `fn` of MCP server `server` inside an `mcp_list_tools` span (child of the
+ * current span) and records the tool names it returns. Without tracing it just runs `fn`.
+ */
+export async function withMcpListToolsSpan(server: string, fn: () => Promise<string[]>): Promise<string[]> {
+  const scope = currentSpanScope();
+  if (!scope) return fn();
+  const span = scope.tracer.startSpan<McpListToolsSpanData>({ kind: 'mcp_list_tools', server }, scope.span);
+  try {
+    const names = await fn();
+    span.data.result = names;
+    scope.tracer.endSpan(span);
+    return names;
   } catch (error) {
     scope.tracer.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
     throw error;
