@@ -13,6 +13,9 @@ const packages = [
   'mcp',
   'memory',
   'interactive',
+  'sandbox',
+  'sandbox-docker',
+  'worker-bullmq',
 ];
 
 export default defineConfig({
