@@ -12,9 +12,17 @@ import { setupModels } from './models.js';
 
 const workdir = mkdtempSync(join(tmpdir(), 'baton-chat-'));
 const setup = await setupModels();
-const desk = buildDesk(setup.models, { ledgerPath: join(workdir, 'ledger.jsonl'), workspaceDir: join(import.meta.dirname, '..', 'workspace') });
+const desk = buildDesk(setup.models, {
+  ledgerPath: join(workdir, 'ledger.jsonl'),
+  workspaceDir: join(import.meta.dirname, '..', 'workspace'),
+});
 const session = new SqliteSession({ sessionId: 'chat', path: join(workdir, 'chat.db') });
 console.log(`Baton support desk — ${setup.description}. Type a message; /exit to quit.`);
-const summary = await runInteractive(desk.triage, { session, runOptions: { modelProvider: setup.modelProvider } });
+const summary = await runInteractive(desk.triage, {
+  session,
+  runOptions: { modelProvider: setup.modelProvider },
+});
 session.close();
-console.log(`\n(${summary.turns} messages, ${summary.approvals.length} approval${summary.approvals.length === 1 ? '' : 's'})`);
+console.log(
+  `\n(${summary.turns} messages, ${summary.approvals.length} approval${summary.approvals.length === 1 ? '' : 's'})`,
+);

@@ -23,10 +23,14 @@ export class Checklist {
       const soft = c.modelDependent && !this.scripted;
       const mark = c.ok ? '✔' : soft ? '•' : '✘';
       if (!c.ok && !soft) pass = false;
-      write(`  ${mark} ${c.name}${c.detail ? ` — ${c.detail}` : ''}${soft && !c.ok ? ' (observation: depends on the model)' : ''}`);
+      write(
+        `  ${mark} ${c.name}${c.detail ? ` — ${c.detail}` : ''}${soft && !c.ok ? ' (observation: depends on the model)' : ''}`,
+      );
     }
     const required = this.checks.filter((c) => !(c.modelDependent && !this.scripted));
-    write(`\n${required.filter((c) => c.ok).length} passed, ${required.filter((c) => !c.ok).length} failed`);
+    write(
+      `\n${required.filter((c) => c.ok).length} passed, ${required.filter((c) => !c.ok).length} failed`,
+    );
     return pass;
   }
 }

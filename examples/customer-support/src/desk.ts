@@ -35,12 +35,20 @@ export const injectionGuardrail = inputGuardrail({
   runInParallel: false,
   execute: ({ input }) => {
     const text = JSON.stringify(input).toLowerCase();
-    const hit = ['ignore previous instructions', 'ignore all previous', 'system prompt', 'you are now'].find((p) => text.includes(p));
+    const hit = [
+      'ignore previous instructions',
+      'ignore all previous',
+      'system prompt',
+      'you are now',
+    ].find((p) => text.includes(p));
     return { tripwireTriggered: hit !== undefined, outputInfo: hit ? `matched "${hit}"` : 'clean' };
   },
 });
 
-export function buildDesk(models: DeskModels, options: { ledgerPath: string; workspaceDir: string }) {
+export function buildDesk(
+  models: DeskModels,
+  options: { ledgerPath: string; workspaceDir: string },
+) {
   const lookupOrder = tool({
     name: 'lookup_order',
     description: 'Look up an order by id (e.g. "#42").',
@@ -54,13 +62,20 @@ export function buildDesk(models: DeskModels, options: { ledgerPath: string; wor
     parameters: z.object({ orderId: z.string(), amountCents: z.number().int() }),
     needsApproval: true,
     execute: ({ orderId, amountCents }, _ctx, details) => {
-      appendLedger(options.ledgerPath, { kind: 'refund', orderId, amountCents, pid: process.pid, idempotencyKey: details.idempotencyKey });
+      appendLedger(options.ledgerPath, {
+        kind: 'refund',
+        orderId,
+        amountCents,
+        pid: process.pid,
+        idempotencyKey: details.idempotencyKey,
+      });
       return `Refund of ${amountCents} cents issued for ${orderId}.`;
     },
   });
   const policy = new Agent({
     name: 'Policy Agent',
-    instructions: 'You know the refund policy: damaged items are refunded in full within 30 days. Answer in one sentence.',
+    instructions:
+      'You know the refund policy: damaged items are refunded in full within 30 days. Answer in one sentence.',
     model: models.policy,
   });
   const refund = new Agent({
@@ -68,13 +83,21 @@ export function buildDesk(models: DeskModels, options: { ledgerPath: string; wor
     handoffDescription: 'Handles refunds and damaged orders.',
     instructions:
       'You handle refunds. In one turn, look up the order with lookup_order AND ask the policy team with policy_agent. Then, if the policy allows it, call issue_refund for the full price. Finally answer with the ticket.',
-    tools: [lookupOrder, policy.asTool({ toolName: 'policy_agent', toolDescription: 'Ask the policy team a question about refunds.' }), issueRefund],
+    tools: [
+      lookupOrder,
+      policy.asTool({
+        toolName: 'policy_agent',
+        toolDescription: 'Ask the policy team a question about refunds.',
+      }),
+      issueRefund,
+    ],
     outputType: Ticket,
     model: models.refund,
   });
   const triage = new Agent({
     name: 'Triage Agent',
-    instructions: 'You greet customers of the shop. Hand refund or damage requests to the Refund Agent. Answer other questions yourself, briefly.',
+    instructions:
+      'You greet customers of the shop. Hand refund or damage requests to the Refund Agent. Answer other questions yourself, briefly.',
     handoffs: [refund],
     inputGuardrails: [injectionGuardrail],
     model: models.triage,

@@ -15,5 +15,8 @@ export function appendLedger(path: string, entry: LedgerEntry): void {
 
 export function readLedger(path: string): LedgerEntry[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }

@@ -15,7 +15,10 @@ const quiet = process.argv.includes('--quiet');
 if (!workdir) throw new Error('usage: resume.ts <workdir>');
 if (!quiet) setTraceProcessors([new ConsoleTraceProcessor()]);
 const setup = await setupModels();
-const desk = buildDesk(setup.models, { ledgerPath: join(workdir, 'ledger.jsonl'), workspaceDir: join(import.meta.dirname, '..', 'workspace') });
+const desk = buildDesk(setup.models, {
+  ledgerPath: join(workdir, 'ledger.jsonl'),
+  workspaceDir: join(import.meta.dirname, '..', 'workspace'),
+});
 const state = RunState.fromString(desk.triage, readFileSync(join(workdir, 'state.json'), 'utf8'));
 const firstRequests: unknown[] = [];
 const approvals = state.getInterruptions().map((item) => {
@@ -27,11 +30,26 @@ try {
   const result = await run(desk.triage, state, {
     session,
     modelProvider: setup.modelProvider,
-    hooks: { onLLMStart: (_c, agent, req) => void firstRequests.push({ agent: agent.name, input: req.input.slice() }) },
+    hooks: {
+      onLLMStart: (_c, agent, req) =>
+        void firstRequests.push({ agent: agent.name, input: req.input.slice() }),
+    },
   });
   writeFileSync(
     join(workdir, 'resume-report.json'),
-    JSON.stringify({ pid: process.pid, approvals, finalOutput: result.finalOutput, lastAgent: result.lastAgent.name, requests: firstRequests, newItems: result.newItems.map((i) => ({ type: i.type, agent: i.agent.name, raw_item: i.raw_item })), usage: result.usage }),
+    JSON.stringify({
+      pid: process.pid,
+      approvals,
+      finalOutput: result.finalOutput,
+      lastAgent: result.lastAgent.name,
+      requests: firstRequests,
+      newItems: result.newItems.map((i) => ({
+        type: i.type,
+        agent: i.agent.name,
+        raw_item: i.raw_item,
+      })),
+      usage: result.usage,
+    }),
   );
 } finally {
   session.close();

@@ -23,14 +23,21 @@ export class WorkspaceFiles implements Capability {
 
   tools(_run: CapabilityRun) {
     return [
-      tool({ name: 'list_files', description: 'List the workspace files.', execute: () => readdirSync(this.dir).sort() }),
+      tool({
+        name: 'list_files',
+        description: 'List the workspace files.',
+        execute: () => readdirSync(this.dir).sort(),
+      }),
       tool({
         name: 'read_file',
         description: 'Read one workspace file (UTF-8 text).',
         parameters: z.object({ path: z.string().describe('File name, e.g. returns.md') }),
         execute: ({ path }) => {
           const clean = normalize(path).replace(/^(\.\.(\/|\\|$))+/, '');
-          if (clean.includes('..') || clean.startsWith('/')) throw new ToolInputError(`"${path}" is outside the workspace; use a file name from list_files.`);
+          if (clean.includes('..') || clean.startsWith('/'))
+            throw new ToolInputError(
+              `"${path}" is outside the workspace; use a file name from list_files.`,
+            );
           try {
             return readFileSync(join(this.dir, clean), 'utf8');
           } catch {

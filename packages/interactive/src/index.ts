@@ -1,1 +1,5 @@
-export { type InteractiveOptions, type InteractiveSummary, runInteractive } from './run-interactive.js';
+export {
+  type InteractiveOptions,
+  type InteractiveSummary,
+  runInteractive,
+} from './run-interactive.js';

@@ -5,7 +5,15 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { type Agent, MemorySession, type RunOptions, type RunResultBase, type RunStreamEvent, run, type Session } from '@baton/kernel';
+import {
+  type Agent,
+  MemorySession,
+  type RunOptions,
+  type RunResultBase,
+  type RunStreamEvent,
+  run,
+  type Session,
+} from '@baton/kernel';
 
 export interface InteractiveOptions {
   /** Conversation memory across messages (default: a new `MemorySession`). */
@@ -32,9 +40,12 @@ function describeEvent(event: RunStreamEvent): string | undefined {
   if (event.type === 'agent_updated_stream_event') return undefined;
   if (event.type === 'run_item_stream_event') {
     const raw = event.item.raw_item as any;
-    if (event.name === 'tool_called') return `\n  [tool] ${raw.name ?? raw.type}(${raw.arguments ?? ''})`;
-    if (event.name === 'tool_output') return `  [tool output] ${typeof raw.output === 'string' ? raw.output.slice(0, 200) : JSON.stringify(raw.output).slice(0, 200)}`;
-    if (event.name === 'handoff_occurred') return `  [handoff] → ${(event.item as any).target_agent.name}`;
+    if (event.name === 'tool_called')
+      return `\n  [tool] ${raw.name ?? raw.type}(${raw.arguments ?? ''})`;
+    if (event.name === 'tool_output')
+      return `  [tool output] ${typeof raw.output === 'string' ? raw.output.slice(0, 200) : JSON.stringify(raw.output).slice(0, 200)}`;
+    if (event.name === 'handoff_occurred')
+      return `  [handoff] → ${(event.item as any).target_agent.name}`;
   }
   return undefined;
 }
@@ -43,7 +54,10 @@ function describeEvent(event: RunStreamEvent): string | undefined {
  * Runs the chat loop until end of input or a line `/exit`. Each message continues with the
  * agent that answered last (after handoffs).
  */
-export async function runInteractive(agent: Agent<any, any>, options: InteractiveOptions = {}): Promise<InteractiveSummary> {
+export async function runInteractive(
+  agent: Agent<any, any>,
+  options: InteractiveOptions = {},
+): Promise<InteractiveSummary> {
   const input = options.input ?? process.stdin;
   const out = options.output ?? process.stdout;
   const write = (s: string) => out.write(s);
@@ -72,12 +86,21 @@ export async function runInteractive(agent: Agent<any, any>, options: Interactiv
           if (approved) result.state.approve(item);
           else result.state.reject(item);
         }
-        result = await runOnce(current, result.state, { ...options.runOptions, session }, stream, write);
+        result = await runOnce(
+          current,
+          result.state,
+          { ...options.runOptions, session },
+          stream,
+          write,
+        );
       }
       summary.turns++;
       summary.lastOutput = result.finalOutput;
       current = result.lastAgent;
-      const text = typeof result.finalOutput === 'string' ? result.finalOutput : JSON.stringify(result.finalOutput, null, 2);
+      const text =
+        typeof result.finalOutput === 'string'
+          ? result.finalOutput
+          : JSON.stringify(result.finalOutput, null, 2);
       write(stream && typeof result.finalOutput === 'string' ? '\n' : `${current.name}> ${text}\n`);
     }
   } finally {
@@ -86,11 +109,28 @@ export async function runInteractive(agent: Agent<any, any>, options: Interactiv
   return summary;
 }
 
-async function runOnce(agent: Agent<any, any>, input: any, options: RunOptions, stream: boolean, write: (s: string) => void): Promise<RunResultBase> {
+async function runOnce(
+  agent: Agent<any, any>,
+  input: any,
+  options: RunOptions,
+  stream: boolean,
+  write: (s: string) => void,
+): Promise<RunResultBase> {
   if (!stream) {
     const result = await run(agent, input, options);
     for (const item of result.newItems) {
-      const line = describeEvent({ type: 'run_item_stream_event', name: item.type === 'tool_call_item' ? 'tool_called' : item.type === 'tool_call_output_item' ? 'tool_output' : item.type === 'handoff_output_item' ? 'handoff_occurred' : 'message_output_created', item });
+      const line = describeEvent({
+        type: 'run_item_stream_event',
+        name:
+          item.type === 'tool_call_item'
+            ? 'tool_called'
+            : item.type === 'tool_call_output_item'
+              ? 'tool_output'
+              : item.type === 'handoff_output_item'
+                ? 'handoff_occurred'
+                : 'message_output_created',
+        item,
+      });
       if (line) write(`${line}\n`);
     }
     return result;

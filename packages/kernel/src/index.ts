@@ -1,4 +1,82 @@
 // Items
+
+// Agents
+export {
+  Agent,
+  type AgentConfig,
+  type FunctionToolResult,
+  type Instructions,
+  type OutputOf,
+  type ToolUseBehavior,
+} from './agent/agent.js';
+export type { AsToolOptions } from './agent/as-tool.js';
+export type { AgentHooks, LLMStartInfo, RunHooks } from './agent/hooks.js';
+// Capabilities
+export type { Capability, CapabilityRun } from './capability/capability.js';
+// Errors
+export {
+  BatonError,
+  InputGuardrailTripwireTriggered,
+  MaxTurnsExceededError,
+  ModelBehaviorError,
+  ModelCallError,
+  OutputGuardrailTripwireTriggered,
+  RunAbortedError,
+  SessionError,
+  ToolCallError,
+  ToolCallInDoubtError,
+  ToolGuardrailTripwireTriggered,
+  ToolInputError,
+  ToolTimeoutError,
+  UserError,
+} from './errors/errors.js';
+// Guardrails
+export {
+  type GuardrailFunctionOutput,
+  type GuardrailResult,
+  type InputGuardrail,
+  type InputGuardrailArgs,
+  inputGuardrail,
+  type OutputGuardrail,
+  type OutputGuardrailArgs,
+  outputGuardrail,
+} from './guardrail/guardrail.js';
+export {
+  type ToolGuardrailBehavior,
+  type ToolGuardrailOutput,
+  type ToolGuardrailResult,
+  type ToolInputGuardrail,
+  type ToolOutputGuardrail,
+  toolInputGuardrail,
+  toolOutputGuardrail,
+} from './guardrail/tool-guardrail.js';
+// Handoffs
+export {
+  defaultHandoffToolName,
+  type Handoff,
+  type HandoffInputData,
+  type HandoffInputFilter,
+  type HandoffOptions,
+  handoff,
+} from './handoff/handoff.js';
+// Handoff filters
+export {
+  defaultHistoryMapper,
+  keepLastN,
+  nestHandoffHistory,
+  removeAllTools,
+} from './handoff/handoff-filters.js';
+export {
+  assistantMessage,
+  dropOrphanCalls,
+  extractRefusal,
+  extractText,
+  toInputItem,
+  toInputList,
+  trimToCleanStart,
+  userMessage,
+} from './items/item-helpers.js';
+export { itemSchema } from './items/item-schemas.js';
 export type {
   AgentInput,
   ContentPart,
@@ -27,34 +105,31 @@ export type {
   ToolCallOutputRunItem,
   ToolCallRunItem,
 } from './items/run-items.js';
-export { runItemToInputItem, runItemsToInputItems } from './items/run-items.js';
-export {
-  assistantMessage,
-  dropOrphanCalls,
-  extractRefusal,
-  extractText,
-  toInputItem,
-  toInputList,
-  trimToCleanStart,
-  userMessage,
-} from './items/item-helpers.js';
-// Errors
-export {
-  BatonError,
-  InputGuardrailTripwireTriggered,
-  MaxTurnsExceededError,
-  ModelBehaviorError,
-  ModelCallError,
-  OutputGuardrailTripwireTriggered,
-  RunAbortedError,
-  SessionError,
-  ToolCallInDoubtError,
-  ToolCallError,
-  ToolGuardrailTripwireTriggered,
-  ToolInputError,
-  ToolTimeoutError,
-  UserError,
-} from './errors/errors.js';
+export { runItemsToInputItems, runItemToInputItem } from './items/run-items.js';
+export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
+export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
+export type { NextStep } from './loop/next-step.js';
+export { backoffDelayMs } from './loop/retry.js';
+export { Runner, run, runStep, type StepOutcome } from './loop/run.js';
+// Loop
+export { RunContext } from './loop/run-context.js';
+export type {
+  AgentUpdatedStreamEvent,
+  RawModelStreamEvent,
+  RunItemEventName,
+  RunItemStreamEvent,
+  RunStreamEvent,
+} from './loop/run-events.js';
+export type {
+  BackoffOptions,
+  DurabilityHooks,
+  ModelInputData,
+  NonStreamRunOptions,
+  RetryOptions,
+  RunOptions,
+  StreamRunOptions,
+} from './loop/run-options.js';
+export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
 // Model contract
 export type {
   FunctionToolDefinition,
@@ -73,9 +148,45 @@ export type {
 } from './model/model.js';
 export { createProviderRegistry } from './model/provider-registry.js';
 export { addUsage, emptyUsage, type Usage } from './model/usage.js';
+// RunState
+export {
+  type PendingTurn,
+  RUN_STATE_SCHEMA_VERSION,
+  RunState,
+  type ToolApprovalRecord,
+  type TraceInfo,
+} from './run-state/run-state.js';
+export { runStateSchemaV1, type SerializedRunStateV1 } from './run-state/run-state-schema.js';
+export { MemorySession } from './session/memory-session.js';
 // Sessions
 export type { Session, SessionInputCallback, SessionSettings } from './session/session.js';
-export { MemorySession } from './session/memory-session.js';
+export { isZodSchema, type ResolvedSchema, resolveSchema, type SchemaLike } from './tool/schema.js';
+export { toStrictJsonSchema, tryStrictJsonSchema } from './tool/strict-schema.js';
+// Tools
+export {
+  defaultToolErrorFunction,
+  type FunctionTool,
+  type HostedTool,
+  REDACTED_TOOL_ERROR,
+  type Tool,
+  type ToolCallDetails,
+  type ToolEffect,
+  type ToolErrorFunction,
+  type ToolOptions,
+  tool,
+  toToolOutput,
+} from './tool/tool.js';
+export { ConsoleTraceProcessor } from './tracing/console-trace-processor.js';
+export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/custom-span.js';
+export { type JsonlSink, JsonlTraceExporter } from './tracing/jsonl-trace-exporter.js';
+// Tracing runtime
+export {
+  addTraceProcessor,
+  flushTraces,
+  getTraceProcessors,
+  setTraceProcessors,
+  setTracingErrorHandler,
+} from './tracing/processors.js';
 // Tracing contract
 export type {
   AgentSpanData,
@@ -92,101 +203,3 @@ export type {
   TracingProcessor,
   TurnSpanData,
 } from './tracing/span-types.js';
-// Tools
-export {
-  defaultToolErrorFunction,
-  REDACTED_TOOL_ERROR,
-  tool,
-  toToolOutput,
-  type FunctionTool,
-  type HostedTool,
-  type Tool,
-  type ToolCallDetails,
-  type ToolEffect,
-  type ToolErrorFunction,
-  type ToolOptions,
-} from './tool/tool.js';
-export { isZodSchema, resolveSchema, type ResolvedSchema, type SchemaLike } from './tool/schema.js';
-export { toStrictJsonSchema, tryStrictJsonSchema } from './tool/strict-schema.js';
-// Guardrails
-export {
-  inputGuardrail,
-  outputGuardrail,
-  type GuardrailFunctionOutput,
-  type GuardrailResult,
-  type InputGuardrail,
-  type InputGuardrailArgs,
-  type OutputGuardrail,
-  type OutputGuardrailArgs,
-} from './guardrail/guardrail.js';
-export {
-  toolInputGuardrail,
-  toolOutputGuardrail,
-  type ToolGuardrailBehavior,
-  type ToolGuardrailOutput,
-  type ToolGuardrailResult,
-  type ToolInputGuardrail,
-  type ToolOutputGuardrail,
-} from './guardrail/tool-guardrail.js';
-// Handoffs
-export {
-  defaultHandoffToolName,
-  handoff,
-  type Handoff,
-  type HandoffInputData,
-  type HandoffInputFilter,
-  type HandoffOptions,
-} from './handoff/handoff.js';
-// Agents
-export { Agent, type AgentConfig, type FunctionToolResult, type Instructions, type OutputOf, type ToolUseBehavior } from './agent/agent.js';
-export type { AgentHooks, LLMStartInfo, RunHooks } from './agent/hooks.js';
-export type { AsToolOptions } from './agent/as-tool.js';
-// Capabilities
-export type { Capability, CapabilityRun } from './capability/capability.js';
-// Loop
-export { RunContext } from './loop/run-context.js';
-export { run, Runner, runStep, type StepOutcome } from './loop/run.js';
-export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
-export type { NextStep } from './loop/next-step.js';
-export type {
-  AgentUpdatedStreamEvent,
-  RawModelStreamEvent,
-  RunItemEventName,
-  RunItemStreamEvent,
-  RunStreamEvent,
-} from './loop/run-events.js';
-export type {
-  BackoffOptions,
-  DurabilityHooks,
-  ModelInputData,
-  NonStreamRunOptions,
-  RetryOptions,
-  RunOptions,
-  StreamRunOptions,
-} from './loop/run-options.js';
-export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
-export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
-export { backoffDelayMs } from './loop/retry.js';
-// RunState
-export {
-  RUN_STATE_SCHEMA_VERSION,
-  RunState,
-  type PendingTurn,
-  type ToolApprovalRecord,
-  type TraceInfo,
-} from './run-state/run-state.js';
-export { runStateSchemaV1, type SerializedRunStateV1 } from './run-state/run-state-schema.js';
-export { itemSchema } from './items/item-schemas.js';
-// Handoff filters
-export { defaultHistoryMapper, keepLastN, nestHandoffHistory, removeAllTools } from './handoff/handoff-filters.js';
-// Tracing runtime
-export {
-  addTraceProcessor,
-  flushTraces,
-  getTraceProcessors,
-  setTraceProcessors,
-  setTracingErrorHandler,
-} from './tracing/processors.js';
-export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/custom-span.js';
-export { ConsoleTraceProcessor } from './tracing/console-trace-processor.js';
-export { JsonlTraceExporter, type JsonlSink } from './tracing/jsonl-trace-exporter.js';

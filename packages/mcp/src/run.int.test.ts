@@ -108,7 +108,10 @@ describe('run() with MCP tools from the real reference servers', () => {
       .map((s) => (s.data as { name: string }).name);
     expect(functionSpans.sort()).toEqual(['echo', 'get-sum', 'read_text_file', 'read_text_file']);
     const listings = spans.filter((s) => s.data.kind === 'mcp_list_tools');
-    expect(listings.map((s) => (s.data as { server: string }).server).sort()).toEqual(['everything', 'filesystem']);
+    expect(listings.map((s) => (s.data as { server: string }).server).sort()).toEqual([
+      'everything',
+      'filesystem',
+    ]);
     const agentSpan = spans.find((s) => s.data.kind === 'agent')!;
     expect(listings.every((s) => s.parentId === agentSpan.spanId)).toBe(true);
     expect((listings[0].data as { result?: string[] }).result?.length).toBeGreaterThan(0);

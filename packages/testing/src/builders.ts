@@ -1,11 +1,17 @@
 /** Small item builders for tests. Shapes are the kernel's (OpenAI Responses) items. */
-import type { FunctionCallItem, FunctionCallOutputItem, MessageItem, ReasoningItem } from '@baton/kernel';
+import type {
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  MessageItem,
+  ReasoningItem,
+} from '@baton/kernel';
 
 let callSeq = 0;
 
 /** An assistant message (`role` may be changed). */
 export function msg(text: string, role: MessageItem['role'] = 'assistant'): MessageItem {
-  if (role === 'assistant') return { type: 'message', role, content: [{ type: 'output_text', text }], status: 'completed' };
+  if (role === 'assistant')
+    return { type: 'message', role, content: [{ type: 'output_text', text }], status: 'completed' };
   return { type: 'message', role, content: text };
 }
 

@@ -60,7 +60,13 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       } catch {
         body = undefined;
       }
-      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, rawBody, body });
+      requests.push({
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        rawBody,
+        body,
+      });
       serve(queue.shift(), req, res);
     });
   });
@@ -85,10 +91,21 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   };
 }
 
-function serve(response: FixtureResponse | undefined, req: IncomingMessage, res: ServerResponse): void {
+function serve(
+  response: FixtureResponse | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   if (!response) {
     res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { message: `fixture server: no response queued for ${req.method} ${req.url}`, type: 'fixture_error' } }));
+    res.end(
+      JSON.stringify({
+        error: {
+          message: `fixture server: no response queued for ${req.method} ${req.url}`,
+          type: 'fixture_error',
+        },
+      }),
+    );
     return;
   }
   if (response.kind === 'reset') {
@@ -97,11 +114,18 @@ function serve(response: FixtureResponse | undefined, req: IncomingMessage, res:
   }
   if (response.kind === 'json') {
     const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-    res.writeHead(response.status ?? 200, { 'content-type': 'application/json', ...response.headers });
+    res.writeHead(response.status ?? 200, {
+      'content-type': 'application/json',
+      ...response.headers,
+    });
     res.end(text);
     return;
   }
-  res.writeHead(response.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...response.headers });
+  res.writeHead(response.status ?? 200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    ...response.headers,
+  });
   const bytes = Buffer.from(response.body, 'utf8');
   const limit = response.cutAfterBytes ?? bytes.length;
   const step = response.chunkBytes ?? bytes.length;

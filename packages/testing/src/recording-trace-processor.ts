@@ -42,7 +42,11 @@ export class RecordingTraceProcessor implements TracingProcessor {
     }
     const name = (s: Span) => {
       const d = s.data as any;
-      return d.kind === 'turn' ? `turn:${d.agentName}` : d.kind === 'handoff' ? `handoff:${d.from}->${d.to}` : `${d.kind}:${d.name ?? d.model ?? ''}`;
+      return d.kind === 'turn'
+        ? `turn:${d.agentName}`
+        : d.kind === 'handoff'
+          ? `handoff:${d.from}->${d.to}`
+          : `${d.kind}:${d.name ?? d.model ?? ''}`;
     };
     const walk = (parent: string | null, depth: number) => {
       for (const s of byParent.get(parent) ?? []) {

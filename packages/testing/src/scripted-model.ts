@@ -3,7 +3,16 @@
  * `getResponse` and `getStreamedResponse`, and records every request. For tests and for
  * running examples without an API key.
  */
-import { type Item, type Model, ModelCallError, type ModelRequest, type ModelResponse, type ModelStreamEvent, type RetryAdvice, type Usage } from '@baton/kernel';
+import {
+  type Item,
+  type Model,
+  ModelCallError,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+  type RetryAdvice,
+  type Usage,
+} from '@baton/kernel';
 
 /** One scripted step. A function step is called with the request and returns a step. */
 export type ScriptStep =
@@ -66,8 +75,12 @@ export class ScriptedModel implements Model {
     this.requests.push({ ...request, input: request.input.slice() });
     let step = this.steps[this.index];
     if (step === undefined) {
-      if (this.options.whenExhausted === 'repeat_last' && this.steps.length > 0) step = this.steps[this.steps.length - 1];
-      else throw new Error(`ScriptedModel: script exhausted after ${this.index} responses (request #${this.requests.length}).`);
+      if (this.options.whenExhausted === 'repeat_last' && this.steps.length > 0)
+        step = this.steps[this.steps.length - 1];
+      else
+        throw new Error(
+          `ScriptedModel: script exhausted after ${this.index} responses (request #${this.requests.length}).`,
+        );
     } else this.index++;
     while (typeof step === 'function') step = await step(request);
     return step as Exclude<ScriptStep, Function>;
@@ -86,24 +99,51 @@ export class ScriptedModel implements Model {
     const step = await this.next(request);
     const output = Array.isArray(step) ? step : 'output' in step ? step.output : [];
     if (!Array.isArray(step) && step.delayMs) await sleep(step.delayMs, request.signal);
-    const failAfter = !Array.isArray(step) && 'error' in step ? (step.afterDeltas ?? 0) : Number.POSITIVE_INFINITY;
+    const failAfter =
+      !Array.isArray(step) && 'error' in step ? (step.afterDeltas ?? 0) : Number.POSITIVE_INFINITY;
     if (failAfter === 0) throw (step as { error: unknown }).error;
     const size = this.options.chunkSize ?? 4;
     let deltas = 0;
-    const response = Array.isArray(step) ? this.toResponse(step) : 'output' in step ? this.toResponse(step.output, step.usage, step.responseId) : undefined;
+    const response = Array.isArray(step)
+      ? this.toResponse(step)
+      : 'output' in step
+        ? this.toResponse(step.output, step.usage, step.responseId)
+        : undefined;
     yield { type: 'response_started', responseId: response?.responseId };
-    const items = output.length > 0 ? output : failAfter < Number.POSITIVE_INFINITY ? [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'x'.repeat(size * (failAfter + 1)) }] } as Item] : [];
+    const items =
+      output.length > 0
+        ? output
+        : failAfter < Number.POSITIVE_INFINITY
+          ? [
+              {
+                type: 'message',
+                role: 'assistant',
+                content: [{ type: 'output_text', text: 'x'.repeat(size * (failAfter + 1)) }],
+              } as Item,
+            ]
+          : [];
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       yield { type: 'output_item_added', item, outputIndex: i };
-      const text = item.type === 'message' ? textOf(item) : item.type === 'function_call' ? item.arguments : '';
+      const text =
+        item.type === 'message'
+          ? textOf(item)
+          : item.type === 'function_call'
+            ? item.arguments
+            : '';
       for (let at = 0; at < text.length; at += size) {
         request.signal?.throwIfAborted();
         if (deltas === failAfter) throw (step as { error: unknown }).error;
         const delta = text.slice(at, at + size);
         deltas++;
         if (item.type === 'message') yield { type: 'text_delta', delta, outputIndex: i };
-        else yield { type: 'function_call_arguments_delta', delta, callId: (item as any).call_id, outputIndex: i };
+        else
+          yield {
+            type: 'function_call_arguments_delta',
+            delta,
+            callId: (item as any).call_id,
+            outputIndex: i,
+          };
       }
       yield { type: 'output_item_done', item, outputIndex: i };
     }
@@ -122,7 +162,12 @@ export class ScriptedModel implements Model {
   }
 
   private toResponse(output: Item[], usage?: Partial<Usage>, responseId?: string): ModelResponse {
-    return { output, usage: { requests: 1, ...(usage ?? this.options.defaultUsage ?? DEFAULT_USAGE) }, responseId, modelName: this.modelId };
+    return {
+      output,
+      usage: { requests: 1, ...(usage ?? this.options.defaultUsage ?? DEFAULT_USAGE) },
+      responseId,
+      modelName: this.modelId,
+    };
   }
 }
 
@@ -130,7 +175,9 @@ function textOf(item: Item): string {
   const content = (item as { content?: unknown }).content;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p: any) => (p.type === 'output_text' ? p.text : p.type === 'refusal' ? p.refusal : '')).join('');
+  return content
+    .map((p: any) => (p.type === 'output_text' ? p.text : p.type === 'refusal' ? p.refusal : ''))
+    .join('');
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

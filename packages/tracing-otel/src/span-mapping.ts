@@ -92,11 +92,7 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
       attributes[GEN_AI.TOOL_CALL_ID] = d.callId;
       if (captureContent) {
         set(attributes, GEN_AI.TOOL_CALL_ARGUMENTS, d.input);
-        set(
-          attributes,
-          GEN_AI.TOOL_CALL_RESULT,
-          d.output === undefined ? undefined : d.output,
-        );
+        set(attributes, GEN_AI.TOOL_CALL_RESULT, d.output === undefined ? undefined : d.output);
       }
       return { name: `execute_tool ${d.name}`, kind: SpanKind.INTERNAL, attributes };
     case 'turn':

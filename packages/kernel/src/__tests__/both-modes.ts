@@ -5,9 +5,9 @@ import type { Agent } from '../agent/agent.js';
 import type { RunHooks } from '../agent/hooks.js';
 import type { AgentInput } from '../items/item-types.js';
 import { run } from '../loop/run.js';
-import type { RunResultBase } from '../loop/run-result.js';
-import type { RunOptions } from '../loop/run-options.js';
 import type { RunStreamEvent } from '../loop/run-events.js';
+import type { RunOptions } from '../loop/run-options.js';
+import type { RunResultBase } from '../loop/run-result.js';
 
 export interface Scenario {
   agent: Agent<any, any>;
@@ -61,7 +61,9 @@ function itemsOf(r: RunResultBase) {
 }
 
 /** Runs `make()` in both modes, asserts identical items, usage, final output, hooks and errors. */
-export async function runBothModes(make: () => Scenario): Promise<{ sync: ModeOutcome; streamed: ModeOutcome }> {
+export async function runBothModes(
+  make: () => Scenario,
+): Promise<{ sync: ModeOutcome; streamed: ModeOutcome }> {
   const sync = await runMode(make, false);
   const streamed = await runMode(make, true);
   expect(streamed.hooks).toEqual(sync.hooks);
@@ -72,7 +74,9 @@ export async function runBothModes(make: () => Scenario): Promise<{ sync: ModeOu
     expect(itemsOf(streamed.result!)).toEqual(itemsOf(sync.result!));
     expect(streamed.result!.usage).toEqual(sync.result!.usage);
     expect(streamed.result!.finalOutput).toEqual(sync.result!.finalOutput);
-    expect(streamed.result!.interruptions.map((i) => i.call_id)).toEqual(sync.result!.interruptions.map((i) => i.call_id));
+    expect(streamed.result!.interruptions.map((i) => i.call_id)).toEqual(
+      sync.result!.interruptions.map((i) => i.call_id),
+    );
     expect(streamed.result!.lastAgent.name).toBe(sync.result!.lastAgent.name);
   }
   return { sync, streamed };

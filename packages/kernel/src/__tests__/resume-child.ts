@@ -3,7 +3,7 @@
  * approves every interruption, resumes, and prints a JSON summary on stdout.
  */
 import { readFileSync } from 'node:fs';
-import { run, RunState } from '../index.js';
+import { RunState, run } from '../index.js';
 import { buildDesk } from './support-desk.js';
 
 const desk = buildDesk({ refundNeedsApproval: true });

@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import { tool } from '../tool/tool.js';
 
-export const Ticket = z.object({ orderId: z.string(), action: z.enum(['refund', 'deny']), amountCents: z.number().int() });
+export const Ticket = z.object({
+  orderId: z.string(),
+  action: z.enum(['refund', 'deny']),
+  amountCents: z.number().int(),
+});
 
 export interface Desk {
   triage: Agent<any, any>;
@@ -18,9 +22,14 @@ export interface Desk {
 export function buildDesk(options: { refundNeedsApproval?: boolean } = {}): Desk {
   const sideEffects = { lookups: [] as string[], refunds: [] as string[] };
   const models = {
-    triage: new ScriptedModel([[msg('Routing you to refunds.'), fc('transfer_to_refund_agent', {}, 'h1')]]),
+    triage: new ScriptedModel([
+      [msg('Routing you to refunds.'), fc('transfer_to_refund_agent', {}, 'h1')],
+    ]),
     refund: new ScriptedModel([
-      [fc('lookup_order', { orderId: '#42' }, 'c1'), fc('policy_agent', { input: 'Is a damaged mug refundable?' }, 'c2')],
+      [
+        fc('lookup_order', { orderId: '#42' }, 'c1'),
+        fc('policy_agent', { input: 'Is a damaged mug refundable?' }, 'c2'),
+      ],
       [fc('issue_refund', { orderId: '#42', amountCents: 1299 }, 'c3')],
       [msg(JSON.stringify({ orderId: '#42', action: 'refund', amountCents: 1299 }))],
     ]),
@@ -45,15 +54,28 @@ export function buildDesk(options: { refundNeedsApproval?: boolean } = {}): Desk
       return `refunded ${amountCents} cents on ${orderId}`;
     },
   });
-  const policy = new Agent({ name: 'Policy Agent', instructions: 'Answer policy questions.', model: models.policy });
+  const policy = new Agent({
+    name: 'Policy Agent',
+    instructions: 'Answer policy questions.',
+    model: models.policy,
+  });
   const refund = new Agent({
     name: 'Refund Agent',
     instructions: 'Handle refunds.',
     handoffDescription: 'Handles refunds.',
-    tools: [lookup, policy.asTool({ toolName: 'policy_agent', toolDescription: 'Ask the policy team' }), issueRefund],
+    tools: [
+      lookup,
+      policy.asTool({ toolName: 'policy_agent', toolDescription: 'Ask the policy team' }),
+      issueRefund,
+    ],
     outputType: Ticket,
     model: models.refund,
   });
-  const triage = new Agent({ name: 'Triage Agent', instructions: 'Route the customer.', handoffs: [refund], model: models.triage });
+  const triage = new Agent({
+    name: 'Triage Agent',
+    instructions: 'Route the customer.',
+    handoffs: [refund],
+    model: models.triage,
+  });
   return { triage, refund, policy, models, sideEffects };
 }

@@ -1,5 +1,5 @@
-import type { Agent } from './agent.js';
 import { UserError } from '../errors/errors.js';
+import type { Agent } from './agent.js';
 
 /** Marks a tool made by `agent.asTool()` with the agent it runs. */
 export const AS_TOOL_AGENT = Symbol.for('baton.asToolAgent');
@@ -18,7 +18,9 @@ export function collectAgents(start: AnyAgent): Map<string, AnyAgent> {
     const seen = byName.get(agent.name);
     if (seen) {
       if (seen !== agent) {
-        throw new UserError(`Two different agents are named "${agent.name}"; give agents unique names so a RunState can rebind them.`);
+        throw new UserError(
+          `Two different agents are named "${agent.name}"; give agents unique names so a RunState can rebind them.`,
+        );
       }
       continue;
     }

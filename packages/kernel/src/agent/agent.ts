@@ -27,7 +27,10 @@ export type ToolUseBehavior<TContext = any> =
   | 'run_llm_again'
   | 'stop_on_first_tool'
   | { stopAtToolNames: string[] }
-  | ((ctx: RunContext<TContext>, results: FunctionToolResult[]) =>
+  | ((
+      ctx: RunContext<TContext>,
+      results: FunctionToolResult[],
+    ) =>
       | { isFinalOutput: boolean; finalOutput?: unknown }
       | Promise<{ isFinalOutput: boolean; finalOutput?: unknown }>);
 
@@ -40,10 +43,16 @@ export type Instructions<TContext = any> =
 export type OutputType = SchemaLike | undefined;
 
 /** The parsed final output of an agent with output type `T`. */
-export type OutputOf<T> = T extends z.ZodType ? z.output<T> : T extends undefined ? string : unknown;
+export type OutputOf<T> = T extends z.ZodType
+  ? z.output<T>
+  : T extends undefined
+    ? string
+    : unknown;
 
 /** Anything an agent's `handoffs` list may hold. */
-export type HandoffLike<TContext = any> = Agent<TContext, any> | Handoff<TContext, Agent<TContext, any>>;
+export type HandoffLike<TContext = any> =
+  | Agent<TContext, any>
+  | Handoff<TContext, Agent<TContext, any>>;
 
 export interface AgentConfig<TContext = any, TOutputType extends OutputType = undefined> {
   /** Unique within a run's agent graph; used by RunState to rebind agents. */
@@ -94,24 +103,45 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
       throw new UserError('new Agent(): `name` must be a non-empty string.');
     }
     const where = `Agent "${config.name}"`;
-    for (const key of ['tools', 'handoffs', 'inputGuardrails', 'outputGuardrails', 'capabilities'] as const) {
-      if (config[key] !== undefined && !Array.isArray(config[key])) throw new UserError(`${where}: \`${key}\` must be an array.`);
+    for (const key of [
+      'tools',
+      'handoffs',
+      'inputGuardrails',
+      'outputGuardrails',
+      'capabilities',
+    ] as const) {
+      if (config[key] !== undefined && !Array.isArray(config[key]))
+        throw new UserError(`${where}: \`${key}\` must be an array.`);
     }
     for (const t of config.tools ?? []) {
       if (!t || (t.type !== 'function' && t.type !== 'hosted_tool')) {
-        throw new UserError(`${where}: every entry of \`tools\` must be created with tool() (or be a hosted tool).`);
+        throw new UserError(
+          `${where}: every entry of \`tools\` must be created with tool() (or be a hosted tool).`,
+        );
       }
     }
     for (const h of config.handoffs ?? []) {
       if (!(h instanceof Agent) && (h as Handoff)?.type !== 'handoff') {
-        throw new UserError(`${where}: every entry of \`handoffs\` must be an Agent or a handoff().`);
+        throw new UserError(
+          `${where}: every entry of \`handoffs\` must be an Agent or a handoff().`,
+        );
       }
     }
-    if (config.instructions !== undefined && typeof config.instructions !== 'string' && typeof config.instructions !== 'function') {
+    if (
+      config.instructions !== undefined &&
+      typeof config.instructions !== 'string' &&
+      typeof config.instructions !== 'function'
+    ) {
       throw new UserError(`${where}: \`instructions\` must be a string or a function.`);
     }
-    if (config.model !== undefined && typeof config.model !== 'string' && (config.model as Model)?.specificationVersion !== 'v1') {
-      throw new UserError(`${where}: \`model\` must be a model name or a Model with specificationVersion 'v1'.`);
+    if (
+      config.model !== undefined &&
+      typeof config.model !== 'string' &&
+      (config.model as Model)?.specificationVersion !== 'v1'
+    ) {
+      throw new UserError(
+        `${where}: \`model\` must be a model name or a Model with specificationVersion 'v1'.`,
+      );
     }
     this.name = config.name;
     this.instructions = config.instructions;
@@ -131,8 +161,13 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
   }
 
   /** A copy with some fields replaced. */
-  clone<O extends OutputType = TOutputType>(overrides: Partial<AgentConfig<TContext, O>> = {}): Agent<TContext, O> {
-    return new Agent<TContext, O>({ ...(this.toConfig() as AgentConfig<TContext, any>), ...overrides });
+  clone<O extends OutputType = TOutputType>(
+    overrides: Partial<AgentConfig<TContext, O>> = {},
+  ): Agent<TContext, O> {
+    return new Agent<TContext, O>({
+      ...(this.toConfig() as AgentConfig<TContext, any>),
+      ...overrides,
+    });
   }
 
   /** The config this agent was built from (current field values). */
@@ -162,12 +197,19 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
   }
 
   /** The output JSON Schema (strict when possible) or `undefined` for plain text output. */
-  getOutputSchema(): (OutputSchemaDefinition & { validate: ResolvedSchema['validate'] }) | undefined {
+  getOutputSchema():
+    | (OutputSchemaDefinition & { validate: ResolvedSchema['validate'] })
+    | undefined {
     if (this.outputType === undefined) return undefined;
     if (this.resolvedOutput === undefined) {
-      const resolved = resolveSchema(this.outputType as SchemaLike, `Agent "${this.name}" outputType`);
+      const resolved = resolveSchema(
+        this.outputType as SchemaLike,
+        `Agent "${this.name}" outputType`,
+      );
       if ((resolved.jsonSchema.type ?? 'object') !== 'object') {
-        throw new UserError(`Agent "${this.name}": outputType must describe a JSON object (wrap other types in z.object).`);
+        throw new UserError(
+          `Agent "${this.name}": outputType must describe a JSON object (wrap other types in z.object).`,
+        );
       }
       this.resolvedOutput = resolved;
     }
@@ -177,7 +219,10 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
 
   /** The handoffs as `Handoff` objects (agents wrapped with default options). */
   getHandoffs(): Handoff<TContext, Agent<TContext, any>>[] {
-    return this.handoffs.map((h) => (h instanceof Agent ? handoff(h) : h)) as Handoff<TContext, Agent<TContext, any>>[];
+    return this.handoffs.map((h) => (h instanceof Agent ? handoff(h) : h)) as Handoff<
+      TContext,
+      Agent<TContext, any>
+    >[];
   }
 
   /**

@@ -12,7 +12,7 @@ import type { RunStreamEvent } from '../loop/run-events.js';
 import type { RunResultBase } from '../loop/run-result.js';
 import { addUsage, type Usage } from '../model/usage.js';
 import type { SchemaLike } from '../tool/schema.js';
-import { type FunctionTool, tool, type ToolCallDetails } from '../tool/tool.js';
+import { type FunctionTool, type ToolCallDetails, tool } from '../tool/tool.js';
 import type { Agent } from './agent.js';
 import { AS_TOOL_AGENT } from './agent-graph.js';
 
@@ -27,18 +27,31 @@ export interface AsToolOptions<TContext = any> {
   inputBuilder?: (args: any) => AgentInput | Promise<AgentInput>;
   /** Turns the nested result into the tool output. Default: the final output, or the last message text. */
   customOutputExtractor?: (result: RunResultBase<TContext, any>) => unknown | Promise<unknown>;
-  needsApproval?: boolean | ((ctx: RunContext<TContext>, args: any, callId: string) => boolean | Promise<boolean>);
-  isEnabled?: boolean | ((ctx: RunContext<TContext>, agent: { name: string }) => boolean | Promise<boolean>);
+  needsApproval?:
+    | boolean
+    | ((ctx: RunContext<TContext>, args: any, callId: string) => boolean | Promise<boolean>);
+  isEnabled?:
+    | boolean
+    | ((ctx: RunContext<TContext>, agent: { name: string }) => boolean | Promise<boolean>);
   /** Max turns of the nested run. Default 10. */
   maxTurns?: number;
   /** Receives the nested run's stream events while it runs, tagged with the parent's call id. */
-  onStream?: (payload: { event: RunStreamEvent; toolCallId: string; agentName: string }) => void | Promise<void>;
+  onStream?: (payload: {
+    event: RunStreamEvent;
+    toolCallId: string;
+    agentName: string;
+  }) => void | Promise<void>;
 }
 
 const DEFAULT_PARAMETERS = z.object({ input: z.string().describe('The input for the agent.') });
 
 function snake(name: string): string {
-  return name.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase() || 'agent';
+  return (
+    name
+      .replace(/[^a-zA-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .toLowerCase() || 'agent'
+  );
 }
 
 function lastMessageText(result: RunResultBase): string {
@@ -50,10 +63,14 @@ function lastMessageText(result: RunResultBase): string {
 }
 
 /** Builds the tool (see `Agent.asTool`). */
-export function agentAsTool<TContext>(agent: Agent<TContext, any>, options: AsToolOptions<TContext>): FunctionTool<TContext> {
+export function agentAsTool<TContext>(
+  agent: Agent<TContext, any>,
+  options: AsToolOptions<TContext>,
+): FunctionTool<TContext> {
   const t = tool({
     name: options.toolName ?? snake(agent.name),
-    description: options.toolDescription ?? agent.handoffDescription ?? `Ask the ${agent.name} agent.`,
+    description:
+      options.toolDescription ?? agent.handoffDescription ?? `Ask the ${agent.name} agent.`,
     parameters: options.parameters ?? DEFAULT_PARAMETERS,
     needsApproval: options.needsApproval,
     isEnabled: options.isEnabled as any,
@@ -61,7 +78,9 @@ export function agentAsTool<TContext>(agent: Agent<TContext, any>, options: AsTo
       const { run } = await import('../loop/run.js');
       const link = (details as ToolCallDetails & { [PARENT_RUN]?: ParentRunLink })[PARENT_RUN];
       const resume = link?.nestedState;
-      const input = resume ?? (options.inputBuilder ? await options.inputBuilder(args) : String(args?.input ?? ''));
+      const input =
+        resume ??
+        (options.inputBuilder ? await options.inputBuilder(args) : String(args?.input ?? ''));
       const before: Usage | undefined = resume ? { ...resume.usage } : undefined;
       const parentOptions = link?.options ?? {};
       const nestedOptions = {
@@ -73,12 +92,15 @@ export function agentAsTool<TContext>(agent: Agent<TContext, any>, options: AsTo
         toolNotFound: parentOptions.toolNotFound,
         maxToolConcurrency: parentOptions.maxToolConcurrency,
         tracing: parentOptions.tracing,
-        [PARENT_RUN]: link ? { options: parentOptions, tracer: link.tracer, span: link.span } : undefined,
+        [PARENT_RUN]: link
+          ? { options: parentOptions, tracer: link.tracer, span: link.span }
+          : undefined,
       };
       let result: RunResultBase<TContext, any>;
       if (options.onStream) {
         const streamed = await run(agent, input as any, { ...nestedOptions, stream: true } as any);
-        for await (const event of streamed) await options.onStream({ event, toolCallId: details.callId, agentName: agent.name });
+        for await (const event of streamed)
+          await options.onStream({ event, toolCallId: details.callId, agentName: agent.name });
         await streamed.completed;
         result = streamed;
       } else {

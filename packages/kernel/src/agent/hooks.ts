@@ -7,11 +7,10 @@
  * For each event, run hooks are called before the agent's own hooks. A hook that throws fails
  * the run.
  */
-import type { Item } from '../items/item-types.js';
+import type { FunctionCallItem, Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { ModelResponse } from '../model/model.js';
-import type { FunctionCallItem } from '../items/item-types.js';
 
 /** What `onLLMStart` sees of the request. */
 export interface LLMStartInfo {
@@ -23,10 +22,29 @@ export interface LLMStartInfo {
 export interface RunHooks<TContext = any> {
   onAgentStart?(ctx: RunContext<TContext>, agent: AgentRef): void | Promise<void>;
   onAgentEnd?(ctx: RunContext<TContext>, agent: AgentRef, output: unknown): void | Promise<void>;
-  onLLMStart?(ctx: RunContext<TContext>, agent: AgentRef, request: LLMStartInfo): void | Promise<void>;
-  onLLMEnd?(ctx: RunContext<TContext>, agent: AgentRef, response: ModelResponse): void | Promise<void>;
-  onToolStart?(ctx: RunContext<TContext>, agent: AgentRef, toolName: string, toolCall: FunctionCallItem): void | Promise<void>;
-  onToolEnd?(ctx: RunContext<TContext>, agent: AgentRef, toolName: string, toolCall: FunctionCallItem, output: unknown): void | Promise<void>;
+  onLLMStart?(
+    ctx: RunContext<TContext>,
+    agent: AgentRef,
+    request: LLMStartInfo,
+  ): void | Promise<void>;
+  onLLMEnd?(
+    ctx: RunContext<TContext>,
+    agent: AgentRef,
+    response: ModelResponse,
+  ): void | Promise<void>;
+  onToolStart?(
+    ctx: RunContext<TContext>,
+    agent: AgentRef,
+    toolName: string,
+    toolCall: FunctionCallItem,
+  ): void | Promise<void>;
+  onToolEnd?(
+    ctx: RunContext<TContext>,
+    agent: AgentRef,
+    toolName: string,
+    toolCall: FunctionCallItem,
+    output: unknown,
+  ): void | Promise<void>;
   /** `from` hands off to `to`. */
   onHandoff?(ctx: RunContext<TContext>, from: AgentRef, to: AgentRef): void | Promise<void>;
 }

@@ -21,10 +21,19 @@ export class BatonError extends Error {
    * copy of the kernel: `BatonError.isInstance(e)` matches every Baton error,
    * `ModelCallError.isInstance(e)` only model-call errors.
    */
-  static isInstance<T extends BatonError>(this: abstract new (...args: any[]) => T, value: unknown): value is T {
+  static isInstance<T extends BatonError>(
+    this: abstract new (
+      ...args: any[]
+    ) => T,
+    value: unknown,
+  ): value is T {
     if (typeof value !== 'object' || value === null || (value as any)[BRAND] !== true) return false;
     if ((this as unknown) === BatonError || value instanceof this) return true;
-    for (let proto = Object.getPrototypeOf(value); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (
+      let proto = Object.getPrototypeOf(value);
+      proto && proto !== Object.prototype;
+      proto = Object.getPrototypeOf(proto)
+    ) {
       if (proto.constructor?.name === this.name) return true;
     }
     return false;
@@ -41,7 +50,10 @@ export class UserError extends BatonError {}
 export class ModelBehaviorError extends BatonError {
   readonly rawText?: string;
   readonly toolName?: string;
-  constructor(message: string, fields: { rawText?: string; toolName?: string; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    fields: { rawText?: string; toolName?: string; cause?: unknown } = {},
+  ) {
     super(message, { cause: fields.cause });
     this.rawText = fields.rawText;
     this.toolName = fields.toolName;
@@ -60,7 +72,13 @@ export class ModelCallError extends BatonError {
   readonly code?: string;
   constructor(
     message: string,
-    fields: { statusCode?: number; retryable?: boolean; retryAfterMs?: number; code?: string; cause?: unknown } = {},
+    fields: {
+      statusCode?: number;
+      retryable?: boolean;
+      retryAfterMs?: number;
+      code?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: fields.cause });
     this.statusCode = fields.statusCode;
@@ -106,7 +124,9 @@ export class ToolTimeoutError extends BatonError {
   readonly callId: string;
   readonly timeoutMs: number;
   constructor(toolName: string, callId: string, timeoutMs: number) {
-    super(`Tool "${toolName}" (call ${callId}) timed out after ${timeoutMs} ms. Raise the tool's timeoutMs or make it faster.`);
+    super(
+      `Tool "${toolName}" (call ${callId}) timed out after ${timeoutMs} ms. Raise the tool's timeoutMs or make it faster.`,
+    );
     this.toolName = toolName;
     this.callId = callId;
     this.timeoutMs = timeoutMs;
@@ -139,7 +159,9 @@ export class ToolCallInDoubtError extends BatonError {
   readonly toolName: string;
   readonly callId: string;
   constructor(toolName: string, callId: string) {
-    super(`Tool call ${callId} (${toolName}) may or may not have run before a crash; a person or a policy must decide whether to run it again.`);
+    super(
+      `Tool call ${callId} (${toolName}) may or may not have run before a crash; a person or a policy must decide whether to run it again.`,
+    );
     this.toolName = toolName;
     this.callId = callId;
   }
@@ -161,7 +183,9 @@ export class InputGuardrailTripwireTriggered extends BatonError implements State
   readonly result: unknown;
   state?: unknown;
   constructor(guardrailName: string, result: unknown) {
-    super(`Input guardrail "${guardrailName}" triggered its tripwire; the run stopped before any tool ran.`);
+    super(
+      `Input guardrail "${guardrailName}" triggered its tripwire; the run stopped before any tool ran.`,
+    );
     this.result = result;
   }
 }
@@ -182,7 +206,9 @@ export class ToolGuardrailTripwireTriggered extends BatonError {
   readonly toolName: string;
   readonly callId: string;
   constructor(guardrailName: string, toolName: string, callId: string, message?: string) {
-    super(`Tool guardrail "${guardrailName}" stopped the run at tool "${toolName}" (call ${callId})${message ? `: ${message}` : '.'}`);
+    super(
+      `Tool guardrail "${guardrailName}" stopped the run at tool "${toolName}" (call ${callId})${message ? `: ${message}` : '.'}`,
+    );
     this.guardrailName = guardrailName;
     this.toolName = toolName;
     this.callId = callId;

@@ -24,7 +24,9 @@ export interface InputGuardrail<TContext = any> {
   readonly type: 'input';
   readonly name: string;
   readonly runInParallel: boolean;
-  execute(args: InputGuardrailArgs<TContext>): GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>;
+  execute(
+    args: InputGuardrailArgs<TContext>,
+  ): GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>;
 }
 
 /** Arguments of an output guardrail: the final output (parsed) of `agent`. */
@@ -37,7 +39,9 @@ export interface OutputGuardrailArgs<TContext = any> {
 export interface OutputGuardrail<TContext = any> {
   readonly type: 'output';
   readonly name: string;
-  execute(args: OutputGuardrailArgs<TContext>): GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>;
+  execute(
+    args: OutputGuardrailArgs<TContext>,
+  ): GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>;
 }
 
 /** A guardrail's recorded outcome (on `result.inputGuardrailResults` / `outputGuardrailResults`). */
@@ -53,7 +57,12 @@ export function inputGuardrail<TContext = any>(options: {
   execute: InputGuardrail<TContext>['execute'];
   runInParallel?: boolean;
 }): InputGuardrail<TContext> {
-  return { type: 'input', name: options.name, runInParallel: options.runInParallel ?? true, execute: options.execute };
+  return {
+    type: 'input',
+    name: options.name,
+    runInParallel: options.runInParallel ?? true,
+    execute: options.execute,
+  };
 }
 
 /** Declares an output guardrail. */

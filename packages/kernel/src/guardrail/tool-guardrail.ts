@@ -34,13 +34,17 @@ export interface ToolOutputGuardrailArgs<TContext = any> extends ToolInputGuardr
 export interface ToolInputGuardrail<TContext = any> {
   readonly type: 'tool_input';
   readonly name: string;
-  execute(args: ToolInputGuardrailArgs<TContext>): ToolGuardrailOutput | Promise<ToolGuardrailOutput>;
+  execute(
+    args: ToolInputGuardrailArgs<TContext>,
+  ): ToolGuardrailOutput | Promise<ToolGuardrailOutput>;
 }
 
 export interface ToolOutputGuardrail<TContext = any> {
   readonly type: 'tool_output';
   readonly name: string;
-  execute(args: ToolOutputGuardrailArgs<TContext>): ToolGuardrailOutput | Promise<ToolGuardrailOutput>;
+  execute(
+    args: ToolOutputGuardrailArgs<TContext>,
+  ): ToolGuardrailOutput | Promise<ToolGuardrailOutput>;
 }
 
 /** A tool guardrail's recorded outcome. */
@@ -52,11 +56,17 @@ export interface ToolGuardrailResult {
 }
 
 /** Declares a tool input guardrail. */
-export function toolInputGuardrail<TContext = any>(options: { name: string; execute: ToolInputGuardrail<TContext>['execute'] }): ToolInputGuardrail<TContext> {
+export function toolInputGuardrail<TContext = any>(options: {
+  name: string;
+  execute: ToolInputGuardrail<TContext>['execute'];
+}): ToolInputGuardrail<TContext> {
   return { type: 'tool_input', name: options.name, execute: options.execute };
 }
 
 /** Declares a tool output guardrail. */
-export function toolOutputGuardrail<TContext = any>(options: { name: string; execute: ToolOutputGuardrail<TContext>['execute'] }): ToolOutputGuardrail<TContext> {
+export function toolOutputGuardrail<TContext = any>(options: {
+  name: string;
+  execute: ToolOutputGuardrail<TContext>['execute'];
+}): ToolOutputGuardrail<TContext> {
   return { type: 'tool_output', name: options.name, execute: options.execute };
 }

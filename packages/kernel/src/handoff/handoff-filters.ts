@@ -4,8 +4,25 @@ import type { Item, MessageItem } from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import type { HandoffInputData, HandoffInputFilter } from './handoff.js';
 
-const TOOL_ITEM_TYPES = new Set(['function_call', 'function_call_output', 'web_search_call', 'file_search_call', 'code_interpreter_call', 'computer_call', 'computer_call_output', 'mcp_call', 'mcp_list_tools', 'hosted_tool_call']);
-const TOOL_RUN_ITEMS = new Set(['tool_call_item', 'tool_call_output_item', 'handoff_call_item', 'handoff_output_item', 'tool_approval_item']);
+const TOOL_ITEM_TYPES = new Set([
+  'function_call',
+  'function_call_output',
+  'web_search_call',
+  'file_search_call',
+  'code_interpreter_call',
+  'computer_call',
+  'computer_call_output',
+  'mcp_call',
+  'mcp_list_tools',
+  'hosted_tool_call',
+]);
+const TOOL_RUN_ITEMS = new Set([
+  'tool_call_item',
+  'tool_call_output_item',
+  'handoff_call_item',
+  'handoff_output_item',
+  'tool_approval_item',
+]);
 
 /** Removes every tool call, tool output and handoff item from the next agent's view. */
 export const removeAllTools: HandoffInputFilter = (data) => ({
@@ -39,7 +56,9 @@ export function keepLastN(n: number): HandoffInputFilter {
     return {
       ...data,
       inputHistory: inputHistory.filter(known),
-      preHandoffItems: preHandoffItems.filter((i) => i.type === 'tool_approval_item' || known(i.raw_item)),
+      preHandoffItems: preHandoffItems.filter(
+        (i) => i.type === 'tool_approval_item' || known(i.raw_item),
+      ),
       newItems: newItems.filter((i) => i.type === 'tool_approval_item' || known(i.raw_item)),
     };
   };
@@ -63,18 +82,27 @@ function describe(item: Item): string | undefined {
 /** Default mapper of `nestHandoffHistory`: a text transcript in one developer-visible message. */
 export function defaultHistoryMapper(items: Item[]): Item[] {
   const lines = items.map(describe).filter((l): l is string => l !== undefined);
-  return [{ type: 'message', role: 'user', content: `<conversation_history>\n${lines.join('\n')}\n</conversation_history>` }];
+  return [
+    {
+      type: 'message',
+      role: 'user',
+      content: `<conversation_history>\n${lines.join('\n')}\n</conversation_history>`,
+    },
+  ];
 }
 
 /**
  * Folds everything before the handoff into one summary message (a text transcript), so the
  * next agent starts from a compact view. `mapper` can replace the summary.
  */
-export function nestHandoffHistory(options: { mapper?: (items: Item[]) => Item[] } = {}): HandoffInputFilter {
+export function nestHandoffHistory(
+  options: { mapper?: (items: Item[]) => Item[] } = {},
+): HandoffInputFilter {
   const mapper = options.mapper ?? defaultHistoryMapper;
   return (data: HandoffInputData) => {
     const all: Item[] = [...data.inputHistory];
-    const raw = (list: RunItem[]) => list.filter((i) => i.type !== 'tool_approval_item').map((i) => i.raw_item as Item);
+    const raw = (list: RunItem[]) =>
+      list.filter((i) => i.type !== 'tool_approval_item').map((i) => i.raw_item as Item);
     all.push(...raw(data.preHandoffItems), ...raw(data.newItems));
     return { ...data, inputHistory: mapper(all), preHandoffItems: [], newItems: [] };
   };

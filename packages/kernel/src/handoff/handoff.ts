@@ -9,7 +9,12 @@ import type { Item } from '../items/item-types.js';
 import type { AgentRef, RunItem } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { JsonSchema } from '../model/model.js';
-import { type ResolvedSchema, resolveSchema, type SchemaLike, type Validation } from '../tool/schema.js';
+import {
+  type ResolvedSchema,
+  resolveSchema,
+  type SchemaLike,
+  type Validation,
+} from '../tool/schema.js';
 import { parseToolArguments } from '../tool/tool.js';
 
 /**
@@ -24,7 +29,9 @@ export interface HandoffInputData<TContext = any> {
   runContext: RunContext<TContext>;
 }
 
-export type HandoffInputFilter = (data: HandoffInputData) => HandoffInputData | Promise<HandoffInputData>;
+export type HandoffInputFilter = (
+  data: HandoffInputData,
+) => HandoffInputData | Promise<HandoffInputData>;
 
 /** Anything with an agent's shape that a handoff can target (the `Agent` class). */
 export interface HandoffTarget extends AgentRef {
@@ -49,9 +56,14 @@ export interface HandoffOptions<TContext = any, P extends SchemaLike = JsonSchem
   toolDescription?: string;
   /** zod (or JSON Schema) for arguments the model must give; validated and passed to `onHandoff`. */
   inputType?: P;
-  onHandoff?: (ctx: RunContext<TContext>, input: P extends z.ZodType ? z.output<P> : unknown) => void | Promise<void>;
+  onHandoff?: (
+    ctx: RunContext<TContext>,
+    input: P extends z.ZodType ? z.output<P> : unknown,
+  ) => void | Promise<void>;
   inputFilter?: HandoffInputFilter;
-  isEnabled?: boolean | ((ctx: RunContext<TContext>, agent: AgentRef) => boolean | Promise<boolean>);
+  isEnabled?:
+    | boolean
+    | ((ctx: RunContext<TContext>, agent: AgentRef) => boolean | Promise<boolean>);
 }
 
 /** `"Refund Agent"` → `"refund_agent"`. */
@@ -68,17 +80,24 @@ export function defaultHandoffToolName(agentName: string): string {
   return `transfer_to_${toSnakeCase(agentName)}`.slice(0, 64);
 }
 
-const NO_ARGS: JsonSchema = { type: 'object', properties: {}, required: [], additionalProperties: false };
+const NO_ARGS: JsonSchema = {
+  type: 'object',
+  properties: {},
+  required: [],
+  additionalProperties: false,
+};
 
 /**
  * Declares a handoff to `agent`.
  * @throws UserError when `inputType` cannot be converted or `onHandoff` is missing while `inputType` is set.
  */
-export function handoff<TContext = any, TAgent extends HandoffTarget = HandoffTarget, P extends SchemaLike = JsonSchema>(
-  agent: TAgent,
-  options: HandoffOptions<TContext, P> = {},
-): Handoff<TContext, TAgent> {
-  if (!agent || typeof agent.name !== 'string') throw new UserError('handoff(): the target must be an Agent.');
+export function handoff<
+  TContext = any,
+  TAgent extends HandoffTarget = HandoffTarget,
+  P extends SchemaLike = JsonSchema,
+>(agent: TAgent, options: HandoffOptions<TContext, P> = {}): Handoff<TContext, TAgent> {
+  if (!agent || typeof agent.name !== 'string')
+    throw new UserError('handoff(): the target must be an Agent.');
   const toolName = options.toolName ?? defaultHandoffToolName(agent.name);
   const description =
     options.toolDescription ??
@@ -86,7 +105,10 @@ export function handoff<TContext = any, TAgent extends HandoffTarget = HandoffTa
   const schema: ResolvedSchema | undefined = options.inputType
     ? resolveSchema(options.inputType, `handoff "${toolName}" inputType`)
     : undefined;
-  if (schema && !options.onHandoff) throw new UserError(`handoff "${toolName}": inputType needs an onHandoff to receive the input.`);
+  if (schema && !options.onHandoff)
+    throw new UserError(
+      `handoff "${toolName}": inputType needs an onHandoff to receive the input.`,
+    );
   const enabled = options.isEnabled ?? true;
   return {
     type: 'handoff',
@@ -96,7 +118,8 @@ export function handoff<TContext = any, TAgent extends HandoffTarget = HandoffTa
     strict: schema?.strict ?? true,
     agent,
     inputFilter: options.inputFilter,
-    parseArguments: (json) => (schema ? parseToolArguments(toolName, json, schema) : { ok: true, value: undefined }),
+    parseArguments: (json) =>
+      schema ? parseToolArguments(toolName, json, schema) : { ok: true, value: undefined },
     onHandoff: options.onHandoff as Handoff<TContext>['onHandoff'],
     isEnabled: typeof enabled === 'function' ? enabled : () => enabled,
   };

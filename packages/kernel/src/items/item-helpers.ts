@@ -8,7 +8,12 @@ export function userMessage(text: string): MessageItem {
 
 /** An assistant message item with one `output_text` part. */
 export function assistantMessage(text: string): MessageItem {
-  return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], status: 'completed' };
+  return {
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'output_text', text }],
+    status: 'completed',
+  };
 }
 
 /** Normalizes run input: a string becomes one user message; a list is copied shallowly. */

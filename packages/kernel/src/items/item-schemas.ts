@@ -44,5 +44,7 @@ export const itemSchema = z.union([
   functionCallItemSchema,
   functionCallOutputItemSchema,
   reasoningItemSchema,
-  z.looseObject({ type: z.string().refine((t) => !knownTypes.has(t), { message: 'malformed known item' }) }),
+  z.looseObject({
+    type: z.string().refine((t) => !knownTypes.has(t), { message: 'malformed known item' }),
+  }),
 ]);

@@ -42,7 +42,12 @@ export interface RefusalPart {
   refusal: string;
 }
 /** Any content part. */
-export type ContentPart = InputTextPart | InputImagePart | InputFilePart | OutputTextPart | RefusalPart;
+export type ContentPart =
+  | InputTextPart
+  | InputImagePart
+  | InputFilePart
+  | OutputTextPart
+  | RefusalPart;
 
 /** A message. `content` is a plain string or a list of parts. */
 export interface MessageItem {
@@ -120,7 +125,12 @@ export interface HostedItem {
 }
 
 /** Any transcript item. */
-export type Item = MessageItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem | HostedItem;
+export type Item =
+  | MessageItem
+  | FunctionCallItem
+  | FunctionCallOutputItem
+  | ReasoningItem
+  | HostedItem;
 
 /** What `run()` accepts as input: a user message text or a list of items. */
 export type AgentInput = string | Item[];

@@ -2,7 +2,14 @@
  * Run items: a transcript item plus the agent that produced it. `result.newItems` holds these.
  * Shapes follow the OpenAI Agents SDK run items (`message_output_item`, `tool_call_item`, …).
  */
-import type { FunctionCallItem, FunctionCallOutputItem, HostedItem, Item, MessageItem, ReasoningItem } from './item-types.js';
+import type {
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  HostedItem,
+  Item,
+  MessageItem,
+  ReasoningItem,
+} from './item-types.js';
 
 /** The agent a run item belongs to; typed structurally so items do not import the Agent class. */
 export interface AgentRef {

@@ -3,6 +3,8 @@
  * model's `getRetryAdvice`), streaming pass-through, abort, and the durability wrap point.
  * A streamed call that already emitted output is never replayed.
  */
+
+import { ModelCallError } from '../errors/errors.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../model/model.js';
 import { addUsage } from '../model/usage.js';
 import type { GenerationSpanData, Span } from '../tracing/span-types.js';
@@ -11,21 +13,37 @@ import type { TurnPlan } from './prepare-turn.js';
 import { backoffDelayMs, defaultRetryAdvice, sleep, toAbortError } from './retry.js';
 import type { RunStreamEvent } from './run-events.js';
 import type { RunRuntime } from './run-runtime.js';
-import { ModelCallError } from '../errors/errors.js';
 
-const OUTPUT_EVENTS = new Set(['text_delta', 'function_call_arguments_delta', 'reasoning_delta', 'output_item_added', 'output_item_done']);
+const OUTPUT_EVENTS = new Set([
+  'text_delta',
+  'function_call_arguments_delta',
+  'reasoning_delta',
+  'output_item_added',
+  'output_item_done',
+]);
 
 /** Calls the model for this turn; yields raw stream events (streaming mode) and returns the response. */
-export async function* callModel(rt: RunRuntime, plan: TurnPlan, request: ModelRequest): AsyncGenerator<RunStreamEvent, ModelResponse> {
+export async function* callModel(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  request: ModelRequest,
+): AsyncGenerator<RunStreamEvent, ModelResponse> {
   const { state } = rt;
-  await callHooks(rt, plan.agent, 'onLLMStart', (h) => h.onLLMStart?.(state.context, plan.agent, { systemInstructions: request.systemInstructions, input: request.input }));
+  await callHooks(rt, plan.agent, 'onLLMStart', (h) =>
+    h.onLLMStart?.(state.context, plan.agent, {
+      systemInstructions: request.systemInstructions,
+      input: request.input,
+    }),
+  );
   const span = rt.tracer?.startSpan<GenerationSpanData>(
     {
       kind: 'generation',
       model: plan.model.modelId,
       provider: plan.model.provider,
       modelSettings: { ...plan.modelSettings },
-      ...(rt.tracer.includeSensitiveData ? { input: request.input.slice(), systemInstructions: request.systemInstructions } : {}),
+      ...(rt.tracer.includeSensitiveData
+        ? { input: request.input.slice(), systemInstructions: request.systemInstructions }
+        : {}),
     },
     rt.turnSpan,
   );
@@ -34,7 +52,11 @@ export async function* callModel(rt: RunRuntime, plan: TurnPlan, request: ModelR
     const wrap = rt.options.durability?.wrapModelCall;
     if (wrap) {
       const events: ModelStreamEvent[] = [];
-      response = await wrap({ runId: state.runId, turn: state.currentTurn, agentName: plan.agent.name }, request, () => attemptWithRetries(rt, plan, request, (e) => events.push(e)));
+      response = await wrap(
+        { runId: state.runId, turn: state.currentTurn, agentName: plan.agent.name },
+        request,
+        () => attemptWithRetries(rt, plan, request, (e) => events.push(e)),
+      );
       for (const e of events) yield { type: 'raw_model_stream_event', data: e };
     } else if (rt.stream) {
       response = yield* streamWithRetries(rt, plan, request);
@@ -42,17 +64,24 @@ export async function* callModel(rt: RunRuntime, plan: TurnPlan, request: ModelR
       response = await attemptWithRetries(rt, plan, request, undefined);
     }
   } catch (error) {
-    if (span) rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
+    if (span)
+      rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
     throw error;
   }
   if (span) finishGenerationSpan(rt, span, response);
   addUsage(state.context.usage, { requests: 1, ...response.usage });
   state.modelResponses.push(response);
-  await callHooks(rt, plan.agent, 'onLLMEnd', (h) => h.onLLMEnd?.(state.context, plan.agent, response));
+  await callHooks(rt, plan.agent, 'onLLMEnd', (h) =>
+    h.onLLMEnd?.(state.context, plan.agent, response),
+  );
   return response;
 }
 
-function finishGenerationSpan(rt: RunRuntime, span: Span<GenerationSpanData>, response: ModelResponse): void {
+function finishGenerationSpan(
+  rt: RunRuntime,
+  span: Span<GenerationSpanData>,
+  response: ModelResponse,
+): void {
   span.data.usage = response.usage;
   span.data.responseId = response.responseId;
   span.data.responseModel = response.modelName;
@@ -61,15 +90,27 @@ function finishGenerationSpan(rt: RunRuntime, span: Span<GenerationSpanData>, re
 }
 
 /** Decides whether to retry `error` (attempt is 1-based for the retry about to happen). */
-async function retryOrThrow(rt: RunRuntime, plan: TurnPlan, request: ModelRequest, error: unknown, attempt: number): Promise<void> {
-  if (request.signal?.aborted) throw rt.signal?.aborted ? toAbortError(rt.signal, error) : (request.signal.reason ?? error);
+async function retryOrThrow(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  request: ModelRequest,
+  error: unknown,
+  attempt: number,
+): Promise<void> {
+  if (request.signal?.aborted)
+    throw rt.signal?.aborted ? toAbortError(rt.signal, error) : (request.signal.reason ?? error);
   const maxRetries = rt.options.retry?.maxRetries ?? 2;
   const advice = plan.model.getRetryAdvice?.(error, attempt) ?? defaultRetryAdvice(error);
   if (!advice.retry || attempt > maxRetries) throw error;
   await sleep(advice.delayMs ?? backoffDelayMs(attempt, rt.options.retry?.backoff), request.signal);
 }
 
-async function attemptWithRetries(rt: RunRuntime, plan: TurnPlan, request: ModelRequest, onEvent: ((e: ModelStreamEvent) => void) | undefined): Promise<ModelResponse> {
+async function attemptWithRetries(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  request: ModelRequest,
+  onEvent: ((e: ModelStreamEvent) => void) | undefined,
+): Promise<ModelResponse> {
   for (let attempt = 1; ; attempt++) {
     let emitted = false;
     try {
@@ -82,7 +123,10 @@ async function attemptWithRetries(rt: RunRuntime, plan: TurnPlan, request: Model
           onEvent(event);
         }
       }
-      if (!done) throw new ModelCallError('The model stream ended without a response_done event.', { retryable: !emitted });
+      if (!done)
+        throw new ModelCallError('The model stream ended without a response_done event.', {
+          retryable: !emitted,
+        });
       return done;
     } catch (error) {
       if (emitted) throw error;
@@ -91,7 +135,11 @@ async function attemptWithRetries(rt: RunRuntime, plan: TurnPlan, request: Model
   }
 }
 
-async function* streamWithRetries(rt: RunRuntime, plan: TurnPlan, request: ModelRequest): AsyncGenerator<RunStreamEvent, ModelResponse> {
+async function* streamWithRetries(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  request: ModelRequest,
+): AsyncGenerator<RunStreamEvent, ModelResponse> {
   for (let attempt = 1; ; attempt++) {
     let emitted = false;
     try {
@@ -103,7 +151,10 @@ async function* streamWithRetries(rt: RunRuntime, plan: TurnPlan, request: Model
           yield { type: 'raw_model_stream_event', data: event };
         }
       }
-      if (!done) throw new ModelCallError('The model stream ended without a response_done event.', { retryable: !emitted });
+      if (!done)
+        throw new ModelCallError('The model stream ended without a response_done event.', {
+          retryable: !emitted,
+        });
       yield { type: 'raw_model_stream_event', data: { type: 'response_done', response: done } };
       return done;
     } catch (error) {

@@ -3,13 +3,13 @@
  * and the input filter (which changes only the next agent's view, not `newItems`).
  */
 import { UserError } from '../errors/errors.js';
-import { handoffOutputText } from '../handoff/handoff.js';
 import type { HandoffInputData, HandoffInputFilter } from '../handoff/handoff.js';
+import { handoffOutputText } from '../handoff/handoff.js';
 import type { FunctionCallItem, FunctionCallOutputItem, Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { HandoffSpanData } from '../tracing/span-types.js';
 import type { TurnPlan } from './prepare-turn.js';
-import { appendItems, type AnyAgent, type RunRuntime } from './run-runtime.js';
+import { type AnyAgent, appendItems, type RunRuntime } from './run-runtime.js';
 
 /** Output text for handoff calls beyond the first one of a response. */
 export const IGNORED_HANDOFF_TEXT = 'Multiple handoffs detected, ignoring this one.';
@@ -18,22 +18,47 @@ export const IGNORED_HANDOFF_TEXT = 'Multiple handoffs detected, ignoring this o
  * Executes the handoff call. Returns the new agent, or `undefined` when the arguments were
  * invalid (the model sees the error as the call's output and the current agent goes on).
  */
-export async function executeHandoff(rt: RunRuntime, plan: TurnPlan, call: FunctionCallItem): Promise<AnyAgent | undefined> {
+export async function executeHandoff(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  call: FunctionCallItem,
+): Promise<AnyAgent | undefined> {
   const { state } = rt;
   const h = plan.handoffs.get(call.name)!;
   const from = plan.agent;
   const target = h.agent as AnyAgent;
-  const span = rt.tracer?.startSpan<HandoffSpanData>({ kind: 'handoff', from: from.name, to: target.name }, rt.turnSpan);
+  const span = rt.tracer?.startSpan<HandoffSpanData>(
+    { kind: 'handoff', from: from.name, to: target.name },
+    rt.turnSpan,
+  );
   const parsed = h.parseArguments(call.arguments);
   if (!parsed.ok) {
-    const out: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: parsed.message };
-    appendItems(rt, [{ type: 'tool_call_output_item', agent: from, raw_item: out, output: parsed.message }]);
+    const out: FunctionCallOutputItem = {
+      type: 'function_call_output',
+      call_id: call.call_id,
+      output: parsed.message,
+    };
+    appendItems(rt, [
+      { type: 'tool_call_output_item', agent: from, raw_item: out, output: parsed.message },
+    ]);
     if (span) rt.tracer!.endSpan(span, { message: 'invalid handoff arguments' });
     return undefined;
   }
   if (h.onHandoff) await h.onHandoff(state.context, parsed.value);
-  const out: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: handoffOutputText(target.name) };
-  appendItems(rt, [{ type: 'handoff_output_item', agent: from, raw_item: out, source_agent: from, target_agent: target }]);
+  const out: FunctionCallOutputItem = {
+    type: 'function_call_output',
+    call_id: call.call_id,
+    output: handoffOutputText(target.name),
+  };
+  appendItems(rt, [
+    {
+      type: 'handoff_output_item',
+      agent: from,
+      raw_item: out,
+      source_agent: from,
+      target_agent: target,
+    },
+  ]);
   if (rt.options.hooks?.onHandoff) await rt.options.hooks.onHandoff(state.context, from, target);
   if (target.hooks?.onHandoff) await target.hooks.onHandoff(state.context, from, target);
   if (h.inputFilter) await applyInputFilter(rt, h.inputFilter);
@@ -44,7 +69,9 @@ export async function executeHandoff(rt: RunRuntime, plan: TurnPlan, call: Funct
 async function applyInputFilter(rt: RunRuntime, filter: HandoffInputFilter): Promise<void> {
   const { state } = rt;
   if (state.serverConversation) {
-    throw new UserError('A handoff inputFilter cannot be used with a server-managed conversation (previousResponseId / conversationId): the server owns the history.');
+    throw new UserError(
+      'A handoff inputFilter cannot be used with a server-managed conversation (previousResponseId / conversationId): the server owns the history.',
+    );
   }
   const base = state.modelInputOverride;
   const inputHistory: Item[] = base ? base.items.slice() : state.originalInput.slice();
@@ -56,7 +83,14 @@ async function applyInputFilter(rt: RunRuntime, filter: HandoffInputFilter): Pro
     runContext: state.context,
   };
   const filtered = await filter(data);
-  const view = [...filtered.inputHistory, ...runItemsToInputItems(filtered.preHandoffItems), ...runItemsToInputItems(filtered.newItems)];
-  state.modelInputOverride = { items: view.slice(), fromGeneratedIndex: state.generatedItems.length };
+  const view = [
+    ...filtered.inputHistory,
+    ...runItemsToInputItems(filtered.preHandoffItems),
+    ...runItemsToInputItems(filtered.newItems),
+  ];
+  state.modelInputOverride = {
+    items: view.slice(),
+    fromGeneratedIndex: state.generatedItems.length,
+  };
   rt.modelInput = view;
 }

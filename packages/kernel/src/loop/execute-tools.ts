@@ -3,13 +3,24 @@
  * concurrent bounded execution with timeouts and abort, the error policy, and outputs in the
  * model's call order. A call id that already has an output is never executed again.
  */
-import { ToolCallError, ToolCallInDoubtError, ToolGuardrailTripwireTriggered, ToolTimeoutError } from '../errors/errors.js';
+
+import type { FunctionToolResult } from '../agent/agent.js';
+import {
+  ToolCallError,
+  ToolCallInDoubtError,
+  ToolGuardrailTripwireTriggered,
+  ToolTimeoutError,
+} from '../errors/errors.js';
 import type { FunctionCallItem, FunctionCallOutputItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
-import type { FunctionSpanData, Span } from '../tracing/span-types.js';
+import {
+  defaultToolErrorFunction,
+  type FunctionTool,
+  type ToolCallDetails,
+  toToolOutput,
+} from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
-import { defaultToolErrorFunction, type FunctionTool, type ToolCallDetails, toToolOutput } from '../tool/tool.js';
-import type { FunctionToolResult } from '../agent/agent.js';
+import type { FunctionSpanData, Span } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { NestedRunInterruption, PARENT_RUN, type ParentRunLink } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
@@ -33,7 +44,11 @@ type CallOutcome =
   | { kind: 'skip' };
 
 /** Runs the calls concurrently (bounded by `maxToolConcurrency`, default 8). */
-export async function executeFunctionCalls(rt: RunRuntime, plan: TurnPlan, calls: FunctionCallItem[]): Promise<ToolExecutionResult> {
+export async function executeFunctionCalls(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  calls: FunctionCallItem[],
+): Promise<ToolExecutionResult> {
   const outcomes: CallOutcome[] = new Array(calls.length);
   const limit = Math.max(1, rt.options.maxToolConcurrency ?? 8);
   let next = 0;
@@ -51,39 +66,115 @@ export async function executeFunctionCalls(rt: RunRuntime, plan: TurnPlan, calls
     const o = outcomes[i];
     if (o.kind === 'output') {
       result.outputs.push(o.item);
-      if (o.ran) result.toolResults.push({ toolName: calls[i].name, callId: calls[i].call_id, output: o.value });
+      if (o.ran)
+        result.toolResults.push({
+          toolName: calls[i].name,
+          callId: calls[i].call_id,
+          output: o.value,
+        });
     } else if (o.kind === 'approval') result.approvals.push(...o.items);
   }
   return result;
 }
 
-function outputItem(agent: AnyAgent, call: FunctionCallItem, value: unknown, ran: boolean): CallOutcome {
-  const raw: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: toToolOutput(value) };
-  return { kind: 'output', item: { type: 'tool_call_output_item', agent, raw_item: raw, output: value }, ran, value };
+function outputItem(
+  agent: AnyAgent,
+  call: FunctionCallItem,
+  value: unknown,
+  ran: boolean,
+): CallOutcome {
+  const raw: FunctionCallOutputItem = {
+    type: 'function_call_output',
+    call_id: call.call_id,
+    output: toToolOutput(value),
+  };
+  return {
+    kind: 'output',
+    item: { type: 'tool_call_output_item', agent, raw_item: raw, output: value },
+    ran,
+    value,
+  };
 }
 
-async function executeOne(rt: RunRuntime, plan: TurnPlan, call: FunctionCallItem): Promise<CallOutcome> {
+async function executeOne(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  call: FunctionCallItem,
+): Promise<CallOutcome> {
   const { state } = rt;
   const agent = plan.agent;
   if (rt.completedCallIds.has(call.call_id)) return { kind: 'skip' };
   const tool = plan.functionTools.get(call.name);
-  if (!tool) return outputItem(agent, call, `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`, false);
+  if (!tool)
+    return outputItem(
+      agent,
+      call,
+      `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
+      false,
+    );
   const parsed = tool.parseArguments(call.arguments);
   if (!parsed.ok) return outputItem(agent, call, parsed.message, false);
   const decision = state.isApproved(tool.name, call.call_id);
-  if (decision === false) return outputItem(agent, call, state.rejectionMessage(tool.name, call.call_id) ?? DEFAULT_REJECTION_TEXT, false);
-  if (decision === undefined && !state.nestedStates[call.call_id] && (await tool.needsApproval(state.context, parsed.value, call.call_id))) {
-    return { kind: 'approval', items: [{ type: 'tool_approval_item', agent, raw_item: call, tool_name: tool.name, call_id: call.call_id, arguments: call.arguments, path: [] }] };
+  if (decision === false)
+    return outputItem(
+      agent,
+      call,
+      state.rejectionMessage(tool.name, call.call_id) ?? DEFAULT_REJECTION_TEXT,
+      false,
+    );
+  if (
+    decision === undefined &&
+    !state.nestedStates[call.call_id] &&
+    (await tool.needsApproval(state.context, parsed.value, call.call_id))
+  ) {
+    return {
+      kind: 'approval',
+      items: [
+        {
+          type: 'tool_approval_item',
+          agent,
+          raw_item: call,
+          tool_name: tool.name,
+          call_id: call.call_id,
+          arguments: call.arguments,
+          path: [],
+        },
+      ],
+    };
   }
   for (const guardrail of tool.inputGuardrails) {
-    const out = await guardrail.execute({ context: state.context, agent, toolCall: call, args: parsed.value });
-    state.toolInputGuardrailResults.push({ guardrailName: guardrail.name, toolName: tool.name, callId: call.call_id, output: out });
-    if (out.behavior.type === 'reject_content') return outputItem(agent, call, out.behavior.message, false);
-    if (out.behavior.type === 'throw') throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, call.call_id, out.behavior.message);
+    const out = await guardrail.execute({
+      context: state.context,
+      agent,
+      toolCall: call,
+      args: parsed.value,
+    });
+    state.toolInputGuardrailResults.push({
+      guardrailName: guardrail.name,
+      toolName: tool.name,
+      callId: call.call_id,
+      output: out,
+    });
+    if (out.behavior.type === 'reject_content')
+      return outputItem(agent, call, out.behavior.message, false);
+    if (out.behavior.type === 'throw')
+      throw new ToolGuardrailTripwireTriggered(
+        guardrail.name,
+        tool.name,
+        call.call_id,
+        out.behavior.message,
+      );
   }
-  await callHooks(rt, agent, 'onToolStart', (h) => h.onToolStart?.(state.context, agent, tool.name, call));
+  await callHooks(rt, agent, 'onToolStart', (h) =>
+    h.onToolStart?.(state.context, agent, tool.name, call),
+  );
   const span = rt.tracer?.startSpan<FunctionSpanData>(
-    { kind: 'function', name: tool.name, callId: call.call_id, ...(rt.tracer.includeSensitiveData ? { input: call.arguments } : {}) },
+    {
+      kind: 'function',
+      name: tool.name,
+      callId: call.call_id,
+      ...(rt.tracer.includeSensitiveData ? { input: call.arguments } : {}),
+    },
     rt.turnSpan,
   );
   let value: unknown;
@@ -93,12 +184,29 @@ async function executeOne(rt: RunRuntime, plan: TurnPlan, call: FunctionCallItem
   } catch (error) {
     if (ToolCallInDoubtError.isInstance(error)) {
       if (span) rt.tracer!.endSpan(span, { message: 'in doubt' });
-      return { kind: 'approval', items: [{ type: 'tool_approval_item', agent, raw_item: call, tool_name: tool.name, call_id: call.call_id, arguments: call.arguments, path: [], kind: 'in_doubt' }] };
+      return {
+        kind: 'approval',
+        items: [
+          {
+            type: 'tool_approval_item',
+            agent,
+            raw_item: call,
+            tool_name: tool.name,
+            call_id: call.call_id,
+            arguments: call.arguments,
+            path: [],
+            kind: 'in_doubt',
+          },
+        ],
+      };
     }
     if (error instanceof NestedRunInterruption) {
       if (span) rt.tracer!.endSpan(span);
       state.nestedStates[call.call_id] = error.state;
-      return { kind: 'approval', items: error.state.interruptions.map((i) => ({ ...i, path: [call.call_id, ...i.path] })) };
+      return {
+        kind: 'approval',
+        items: error.state.interruptions.map((i) => ({ ...i, path: [call.call_id, ...i.path] })),
+      };
     }
     if (rt.signal?.aborted) {
       if (span) rt.tracer!.endSpan(span, { message: 'aborted' });
@@ -109,21 +217,44 @@ async function executeOne(rt: RunRuntime, plan: TurnPlan, call: FunctionCallItem
       if (span) rt.tracer!.endSpan(span, { message: fatal.message });
       throw fatal;
     }
-    failureText = (await (tool.errorFunction ?? defaultToolErrorFunction)(state.context, error, { toolName: tool.name, callId: call.call_id })) ?? defaultToolErrorFunction(state.context, error);
+    failureText =
+      (await (tool.errorFunction ?? defaultToolErrorFunction)(state.context, error, {
+        toolName: tool.name,
+        callId: call.call_id,
+      })) ?? defaultToolErrorFunction(state.context, error);
     value = failureText;
   }
   delete state.nestedStates[call.call_id];
   if (failureText === undefined) {
     for (const guardrail of tool.outputGuardrails) {
-      const out = await guardrail.execute({ context: state.context, agent, toolCall: call, args: parsed.value, output: value });
-      state.toolOutputGuardrailResults.push({ guardrailName: guardrail.name, toolName: tool.name, callId: call.call_id, output: out });
+      const out = await guardrail.execute({
+        context: state.context,
+        agent,
+        toolCall: call,
+        args: parsed.value,
+        output: value,
+      });
+      state.toolOutputGuardrailResults.push({
+        guardrailName: guardrail.name,
+        toolName: tool.name,
+        callId: call.call_id,
+        output: out,
+      });
       if (out.behavior.type === 'reject_content') {
         value = out.behavior.message;
         break;
       }
       if (out.behavior.type === 'throw') {
-        if (span) rt.tracer!.endSpan(span, { message: `tool output guardrail "${guardrail.name}" tripped` });
-        throw new ToolGuardrailTripwireTriggered(guardrail.name, tool.name, call.call_id, out.behavior.message);
+        if (span)
+          rt.tracer!.endSpan(span, {
+            message: `tool output guardrail "${guardrail.name}" tripped`,
+          });
+        throw new ToolGuardrailTripwireTriggered(
+          guardrail.name,
+          tool.name,
+          call.call_id,
+          out.behavior.message,
+        );
       }
     }
   }
@@ -135,21 +266,38 @@ async function executeOne(rt: RunRuntime, plan: TurnPlan, call: FunctionCallItem
     }
     rt.tracer!.endSpan(span, failureText !== undefined ? { message: failureText } : undefined);
   }
-  await callHooks(rt, agent, 'onToolEnd', (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
+  await callHooks(rt, agent, 'onToolEnd', (h) =>
+    h.onToolEnd?.(state.context, agent, tool.name, call, value),
+  );
   return outcome;
 }
 
 /** Errors that fail the run instead of becoming model-visible output. */
-function fatalToolError(tool: FunctionTool, call: FunctionCallItem, error: unknown): Error | undefined {
+function fatalToolError(
+  tool: FunctionTool,
+  call: FunctionCallItem,
+  error: unknown,
+): Error | undefined {
   if (ToolGuardrailTripwireTriggered.isInstance(error)) return error as Error;
   if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise') return error;
   if (tool.errorFunction === null) {
-    return new ToolCallError(`Tool "${tool.name}" (call ${call.call_id}) failed and its errorFunction is null, so the run stops.`, { toolName: tool.name, callId: call.call_id, cause: error });
+    return new ToolCallError(
+      `Tool "${tool.name}" (call ${call.call_id}) failed and its errorFunction is null, so the run stops.`,
+      { toolName: tool.name, callId: call.call_id, cause: error },
+    );
   }
   return undefined;
 }
 
-async function invokeTool(rt: RunRuntime, agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, args: unknown, span: Span | undefined, approved: boolean): Promise<unknown> {
+async function invokeTool(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  tool: FunctionTool,
+  call: FunctionCallItem,
+  args: unknown,
+  span: Span | undefined,
+  approved: boolean,
+): Promise<unknown> {
   const { state } = rt;
   const controller = tool.timeoutMs !== undefined || rt.signal ? new AbortController() : undefined;
   const onRunAbort = () => controller?.abort(rt.signal?.reason);
@@ -163,7 +311,12 @@ async function invokeTool(rt: RunRuntime, agent: AnyAgent, tool: FunctionTool, c
     signal: controller?.signal ?? NEVER_ABORTED,
   };
   Object.defineProperty(details, PARENT_RUN, {
-    value: { options: rt.options, tracer: rt.tracer, span, nestedState: state.nestedStates[call.call_id] } satisfies ParentRunLink,
+    value: {
+      options: rt.options,
+      tracer: rt.tracer,
+      span,
+      nestedState: state.nestedStates[call.call_id],
+    } satisfies ParentRunLink,
     enumerable: false,
   });
   const run = (override?: { attempt?: number }) => {
@@ -171,10 +324,23 @@ async function invokeTool(rt: RunRuntime, agent: AnyAgent, tool: FunctionTool, c
     return Promise.resolve(tool.execute(args, state.context, details));
   };
   const wrap = rt.options.durability?.wrapToolCall;
-  const wrapped = wrap ? () => wrap({ runId: state.runId, callId: call.call_id, toolName: tool.name, effect: tool.effect, approved }, run) : () => run();
+  const wrapped = wrap
+    ? () =>
+        wrap(
+          {
+            runId: state.runId,
+            callId: call.call_id,
+            toolName: tool.name,
+            effect: tool.effect,
+            approved,
+          },
+          run,
+        )
+    : () => run();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const scoped = () => (rt.tracer && span ? withSpanScope({ tracer: rt.tracer, span }, wrapped) : wrapped());
+    const scoped = () =>
+      rt.tracer && span ? withSpanScope({ tracer: rt.tracer, span }, wrapped) : wrapped();
     if (tool.timeoutMs === undefined) return await scoped();
     return await Promise.race([
       scoped(),

@@ -1,8 +1,9 @@
 /**
  * `NextStep`: what a turn decided. A closed union; the run loop only dispatches on it.
  */
-import type { ToolApprovalRunItem } from '../items/run-items.js';
+
 import type { Agent } from '../agent/agent.js';
+import type { ToolApprovalRunItem } from '../items/run-items.js';
 
 export type NextStep =
   /** Call the model again with the same agent (tool results to read, or nothing final yet). */

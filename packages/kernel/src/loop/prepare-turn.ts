@@ -5,9 +5,19 @@
 import { type Capability, type CapabilityRun, cloneCapability } from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { Handoff } from '../handoff/handoff.js';
-import type { Model, ModelSettings, OutputSchemaDefinition, ToolDefinition } from '../model/model.js';
+import type {
+  Model,
+  ModelSettings,
+  OutputSchemaDefinition,
+  ToolDefinition,
+} from '../model/model.js';
 import type { ResolvedSchema } from '../tool/schema.js';
-import { type FunctionTool, type HostedTool, type Tool, toFunctionToolDefinition } from '../tool/tool.js';
+import {
+  type FunctionTool,
+  type HostedTool,
+  type Tool,
+  toFunctionToolDefinition,
+} from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 
@@ -44,9 +54,21 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     agent,
     runId: rt.state.runId,
     signal: rt.signal,
-    state: { get: (key) => extensions[key], set: (key, value) => void (extensions[key] = value) },
+    state: {
+      get: (key) => extensions[key],
+      set: (key, value) => {
+        extensions[key] = value;
+      },
+    },
   };
-  prepared = { agent, capabilities: agent.capabilities.map(cloneCapability), capabilityRun, extraTools: [], instructionFragments: [], setUp: false };
+  prepared = {
+    agent,
+    capabilities: agent.capabilities.map(cloneCapability),
+    capabilityRun,
+    extraTools: [],
+    instructionFragments: [],
+    setUp: false,
+  };
   rt.prepared.set(agent, prepared);
   const scope = rt.tracer && rt.agentSpan ? { tracer: rt.tracer, span: rt.agentSpan } : undefined;
   await withSpanScope(scope, async () => {
@@ -107,7 +129,10 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   const owners = new Map<string, string>();
   const claim = (name: string, owner: string) => {
     const previous = owners.get(name);
-    if (previous) throw new UserError(`Agent "${agent.name}": the name "${name}" is used by both ${previous} and ${owner}. Tool and handoff names must be unique per turn.`);
+    if (previous)
+      throw new UserError(
+        `Agent "${agent.name}": the name "${name}" is used by both ${previous} and ${owner}. Tool and handoff names must be unique per turn.`,
+      );
     owners.set(name, owner);
   };
   for (const t of [...agent.tools, ...prepared.extraTools]) {
@@ -119,24 +144,44 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     } else {
       const hosted = t as HostedTool;
       if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
-      toolDefinitions.push({ type: 'hosted_tool', name: hosted.name, providerId: hosted.providerId, providerData: hosted.providerData });
+      toolDefinitions.push({
+        type: 'hosted_tool',
+        name: hosted.name,
+        providerId: hosted.providerId,
+        providerData: hosted.providerData,
+      });
     }
   }
   for (const h of agent.getHandoffs()) {
     if (!(await h.isEnabled(ctx, agent))) continue;
     claim(h.toolName, `handoff to "${h.agent.name}"`);
     handoffs.set(h.toolName, h);
-    toolDefinitions.push({ type: 'function', name: h.toolName, description: h.toolDescription, parameters: h.parameters, strict: h.strict });
+    toolDefinitions.push({
+      type: 'function',
+      name: h.toolName,
+      description: h.toolDescription,
+      parameters: h.parameters,
+      strict: h.strict,
+    });
   }
   let modelSettings: ModelSettings = { ...agent.modelSettings, ...rt.options.modelSettings };
-  for (const cap of prepared.capabilities) if (cap.modelSettings) modelSettings = cap.modelSettings(modelSettings);
+  for (const cap of prepared.capabilities)
+    if (cap.modelSettings) modelSettings = cap.modelSettings(modelSettings);
   const forced = modelSettings.toolChoice;
-  if (agent.resetToolChoice && forced && forced !== 'auto' && forced !== 'none' && rt.state.agentsUsedTools.includes(agent.name)) {
+  if (
+    agent.resetToolChoice &&
+    forced &&
+    forced !== 'auto' &&
+    forced !== 'none' &&
+    rt.state.agentsUsedTools.includes(agent.name)
+  ) {
     modelSettings = { ...modelSettings, toolChoice: 'auto' };
   }
   let systemInstructions = await agent.getSystemPrompt(ctx);
   if (prepared.instructionFragments.length > 0) {
-    systemInstructions = [systemInstructions, ...prepared.instructionFragments].filter(Boolean).join('\n\n');
+    systemInstructions = [systemInstructions, ...prepared.instructionFragments]
+      .filter(Boolean)
+      .join('\n\n');
   }
   return {
     agent,

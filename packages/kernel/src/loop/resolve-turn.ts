@@ -4,7 +4,12 @@
  */
 import { ModelBehaviorError } from '../errors/errors.js';
 import { extractRefusal, extractText } from '../items/item-helpers.js';
-import type { FunctionCallItem, FunctionCallOutputItem, Item, MessageItem } from '../items/item-types.js';
+import type {
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  Item,
+  MessageItem,
+} from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import type { ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
@@ -31,7 +36,11 @@ export function toolNotFoundText(name: string, plan: TurnPlan): string {
  * id `t{turn}.{index}`. Only the first handoff is taken; the others are answered later.
  * @throws ModelBehaviorError for an unknown tool when the run's `toolNotFound` is `'raise'`.
  */
-export function processResponse(rt: RunRuntime, plan: TurnPlan, response: ModelResponse): ProcessedResponse {
+export function processResponse(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  response: ModelResponse,
+): ProcessedResponse {
   const agent = plan.agent;
   const items: RunItem<AnyAgent>[] = [];
   const immediateOutputs: RunItem<AnyAgent>[] = [];
@@ -66,8 +75,17 @@ export function processResponse(rt: RunRuntime, plan: TurnPlan, response: ModelR
             );
           }
           items.push({ type: 'tool_call_item', agent, raw_item: call });
-          const out: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: toolNotFoundText(call.name, plan) };
-          immediateOutputs.push({ type: 'tool_call_output_item', agent, raw_item: out, output: out.output });
+          const out: FunctionCallOutputItem = {
+            type: 'function_call_output',
+            call_id: call.call_id,
+            output: toolNotFoundText(call.name, plan),
+          };
+          immediateOutputs.push({
+            type: 'tool_call_output_item',
+            agent,
+            raw_item: out,
+            output: out.output,
+          });
         }
         break;
       }
@@ -84,12 +102,22 @@ export function processResponse(rt: RunRuntime, plan: TurnPlan, response: ModelR
  * output type.
  * @throws ModelBehaviorError (with `rawText`) when the output is not valid for the output type.
  */
-export function parseFinalOutput(plan: TurnPlan, message: MessageItem): { ok: true; value: unknown } | { ok: false; error: ModelBehaviorError; rawText: string } {
+export function parseFinalOutput(
+  plan: TurnPlan,
+  message: MessageItem,
+): { ok: true; value: unknown } | { ok: false; error: ModelBehaviorError; rawText: string } {
   const text = extractText(message);
   if (!plan.outputSchema) return { ok: true, value: text };
   const refusal = extractRefusal(message);
   if (refusal !== undefined && text === '') {
-    return { ok: false, rawText: refusal, error: new ModelBehaviorError(`Agent "${plan.agent.name}": the model refused to produce the structured output: ${refusal}`, { rawText: refusal }) };
+    return {
+      ok: false,
+      rawText: refusal,
+      error: new ModelBehaviorError(
+        `Agent "${plan.agent.name}": the model refused to produce the structured output: ${refusal}`,
+        { rawText: refusal },
+      ),
+    };
   }
   let value: unknown;
   try {
@@ -98,7 +126,10 @@ export function parseFinalOutput(plan: TurnPlan, message: MessageItem): { ok: tr
     return {
       ok: false,
       rawText: text,
-      error: new ModelBehaviorError(`Agent "${plan.agent.name}": the final output is not valid JSON (${(e as Error).message}). Raw text is on error.rawText.`, { rawText: text }),
+      error: new ModelBehaviorError(
+        `Agent "${plan.agent.name}": the final output is not valid JSON (${(e as Error).message}). Raw text is on error.rawText.`,
+        { rawText: text },
+      ),
     };
   }
   const result = plan.outputSchema.validate(value);
@@ -106,6 +137,9 @@ export function parseFinalOutput(plan: TurnPlan, message: MessageItem): { ok: tr
   return {
     ok: false,
     rawText: text,
-    error: new ModelBehaviorError(`Agent "${plan.agent.name}": the final output does not match its outputType:\n${result.message}`, { rawText: text }),
+    error: new ModelBehaviorError(
+      `Agent "${plan.agent.name}": the final output does not match its outputType:\n${result.message}`,
+      { rawText: text },
+    ),
   };
 }

@@ -3,13 +3,24 @@
  * guardrails finish before the model is called; parallel ones race the first model call and
  * may cancel it, but the turn's tools and handoffs wait for every one of them.
  */
-import { InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered } from '../errors/errors.js';
+import {
+  InputGuardrailTripwireTriggered,
+  OutputGuardrailTripwireTriggered,
+} from '../errors/errors.js';
 import type { GuardrailResult, InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import type { GuardrailSpanData } from '../tracing/span-types.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 
-async function runOne(rt: RunRuntime, agent: AnyAgent, guardrail: InputGuardrail | OutputGuardrail, args: any): Promise<GuardrailResult> {
-  const span = rt.tracer?.startSpan<GuardrailSpanData>({ kind: 'guardrail', name: guardrail.name, triggered: false }, rt.agentSpan);
+async function runOne(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  guardrail: InputGuardrail | OutputGuardrail,
+  args: any,
+): Promise<GuardrailResult> {
+  const span = rt.tracer?.startSpan<GuardrailSpanData>(
+    { kind: 'guardrail', name: guardrail.name, triggered: false },
+    rt.agentSpan,
+  );
   try {
     const output = await guardrail.execute(args);
     if (span) {
@@ -18,13 +29,18 @@ async function runOne(rt: RunRuntime, agent: AnyAgent, guardrail: InputGuardrail
     }
     return { guardrailName: guardrail.name, agentName: agent.name, output };
   } catch (error) {
-    if (span) rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
+    if (span)
+      rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
     throw error;
   }
 }
 
 /** Runs input guardrails; resolves with their results or rejects with the first tripwire. */
-export async function runInputGuardrails(rt: RunRuntime, agent: AnyAgent, guardrails: InputGuardrail[]): Promise<GuardrailResult[]> {
+export async function runInputGuardrails(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  guardrails: InputGuardrail[],
+): Promise<GuardrailResult[]> {
   const args = { agent, input: rt.newInput, context: rt.state.context };
   const results = await Promise.all(
     guardrails.map(async (g) => {
@@ -41,7 +57,11 @@ export async function runInputGuardrails(rt: RunRuntime, agent: AnyAgent, guardr
 }
 
 /** Runs output guardrails on the final output; rejects with the first tripwire. */
-export async function runOutputGuardrails(rt: RunRuntime, agent: AnyAgent, output: unknown): Promise<void> {
+export async function runOutputGuardrails(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  output: unknown,
+): Promise<void> {
   if (agent.outputGuardrails.length === 0) return;
   const args = { agent, output, context: rt.state.context };
   const results = await Promise.all(agent.outputGuardrails.map((g) => runOne(rt, agent, g, args)));

@@ -38,7 +38,10 @@ function endSpans(rt: RunRuntime, error?: { message: string }): void {
 
 /** The replayable history of the run so far: no function call without its output. */
 export function replayableHistory(rt: RunRuntime) {
-  return dropOrphanCalls([...rt.state.originalInput, ...runItemsToInputItems(rt.state.generatedItems)]);
+  return dropOrphanCalls([
+    ...rt.state.originalInput,
+    ...runItemsToInputItems(rt.state.generatedItems),
+  ]);
 }
 
 /** Drives the run to a final output or an interruption, yielding its stream events. */
@@ -80,12 +83,16 @@ export async function* runLoop(rt: RunRuntime): AsyncGenerator<RunStreamEvent, v
       yield { type: 'agent_updated_stream_event', agent: step.newAgent };
     }
   } catch (error) {
-    const final = rt.signal?.aborted && !RunAbortedError.isInstance(error) ? toAbortError(rt.signal, error) : error;
+    const final =
+      rt.signal?.aborted && !RunAbortedError.isInstance(error)
+        ? toAbortError(rt.signal, error)
+        : error;
     failure = { message: final instanceof Error ? final.message : String(final) };
     if (BatonError.isInstance(final) && 'state' in (final as object)) {
       (final as { state?: unknown }).state ??= state;
     }
-    if (final instanceof MaxTurnsExceededError || final instanceof RunAbortedError) final.history = replayableHistory(rt);
+    if (final instanceof MaxTurnsExceededError || final instanceof RunAbortedError)
+      final.history = replayableHistory(rt);
     throw final;
   } finally {
     endSpans(rt, failure);

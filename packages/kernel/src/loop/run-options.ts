@@ -1,7 +1,13 @@
 /** Options of `run()` (and defaults of a `Runner`). */
 import type { RunHooks } from '../agent/hooks.js';
 import type { Item } from '../items/item-types.js';
-import type { Model, ModelProvider, ModelRequest, ModelResponse, ModelSettings } from '../model/model.js';
+import type {
+  Model,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelSettings,
+} from '../model/model.js';
 import type { Session, SessionInputCallback } from '../session/session.js';
 import type { ToolEffect } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
@@ -37,7 +43,11 @@ export interface ModelInputData {
  * the tool's declared effect. A driver may return a journaled result instead of calling `fn`.
  */
 export interface DurabilityHooks {
-  wrapModelCall?(key: { runId: string; turn: number; agentName: string }, request: ModelRequest, fn: () => Promise<ModelResponse>): Promise<ModelResponse>;
+  wrapModelCall?(
+    key: { runId: string; turn: number; agentName: string },
+    request: ModelRequest,
+    fn: () => Promise<ModelResponse>,
+  ): Promise<ModelResponse>;
   /**
    * `approved` is true when a person approved this call (an approval or an in-doubt
    * interruption). `fn` may be given an `attempt` number (passed to the tool's details).
@@ -61,7 +71,10 @@ export interface RunOptions<TContext = any> {
   model?: Model | string;
   /** Merged over every agent's settings. */
   modelSettings?: ModelSettings;
-  callModelInputFilter?: (data: ModelInputData, ctx: RunContext<TContext>) => ModelInputData | Promise<ModelInputData>;
+  callModelInputFilter?: (
+    data: ModelInputData,
+    ctx: RunContext<TContext>,
+  ) => ModelInputData | Promise<ModelInputData>;
   /** What to do when the model calls a tool that does not exist. Default `'raise'`. */
   toolNotFound?: 'raise' | 'return_error_to_model';
   /** Concurrent tool calls of one response. Default 8. */
@@ -69,9 +82,15 @@ export interface RunOptions<TContext = any> {
   retry?: RetryOptions;
   errorHandlers?: {
     /** Produces a final output instead of `MaxTurnsExceededError`. */
-    maxTurns?: (ctx: RunContext<TContext>, info: { maxTurns: number }) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+    maxTurns?: (
+      ctx: RunContext<TContext>,
+      info: { maxTurns: number },
+    ) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
     /** Produces a final output instead of `ModelBehaviorError` for invalid structured output. */
-    invalidFinalOutput?: (ctx: RunContext<TContext>, info: { rawText: string; message: string }) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+    invalidFinalOutput?: (
+      ctx: RunContext<TContext>,
+      info: { rawText: string; message: string },
+    ) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
   };
   hooks?: RunHooks<TContext>;
   session?: Session;

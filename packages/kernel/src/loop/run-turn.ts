@@ -2,15 +2,14 @@
  * The step function: one turn = one model call → classification → side effects → `NextStep`.
  * A paused turn resumes at its side effects without calling the model again (invariant 3).
  */
-import type { MessageItem } from '../items/item-types.js';
-import type { FunctionCallOutputItem } from '../items/item-types.js';
-import type { ModelRequest } from '../model/model.js';
+import type { FunctionCallOutputItem, MessageItem } from '../items/item-types.js';
+import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnSpanData } from '../tracing/span-types.js';
-import { callModel } from './call-model.js';
 import { callHooks } from './call-hooks.js';
-import { executeFunctionCalls } from './execute-tools.js';
+import { callModel } from './call-model.js';
 import { executeHandoff, IGNORED_HANDOFF_TEXT } from './execute-handoff.js';
+import { executeFunctionCalls } from './execute-tools.js';
 import type { NextStep } from './next-step.js';
 import { prepareTurn, type TurnPlan } from './prepare-turn.js';
 import { parseFinalOutput, processResponse } from './resolve-turn.js';
@@ -31,7 +30,10 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
   const agent = state.currentAgent;
   rt.turnStartIndex = state.generatedItems.length;
   if (state.pendingTurn) {
-    rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>({ kind: 'turn', turn: state.currentTurn, agentName: agent.name }, rt.agentSpan);
+    rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
+      { kind: 'turn', turn: state.currentTurn, agentName: agent.name },
+      rt.agentSpan,
+    );
     const plan = await prepareTurn(rt, agent);
     return yield* finishTurn(rt, plan, state.pendingTurn, undefined);
   }
@@ -39,13 +41,20 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
     state.agentStarted = true;
     await callHooks(rt, agent, 'onAgentStart', (h) => h.onAgentStart?.(state.context, agent));
   }
-  rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>({ kind: 'turn', turn: state.currentTurn + 1, agentName: agent.name }, rt.agentSpan);
+  rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
+    { kind: 'turn', turn: state.currentTurn + 1, agentName: agent.name },
+    rt.agentSpan,
+  );
   const plan = await prepareTurn(rt, agent);
   let input = rt.modelInput;
-  for (const cap of plan.prepared.capabilities) if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun);
+  for (const cap of plan.prepared.capabilities)
+    if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun);
   let systemInstructions = plan.systemInstructions;
   if (rt.options.callModelInputFilter) {
-    const filtered = await rt.options.callModelInputFilter({ systemInstructions, input: input.slice() }, state.context);
+    const filtered = await rt.options.callModelInputFilter(
+      { systemInstructions, input: input.slice() },
+      state.context,
+    );
     input = filtered.input;
     systemInstructions = filtered.systemInstructions;
   }
@@ -73,16 +82,25 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
     systemInstructions,
     input: conv ? input.slice(conv.sentCount) : input,
     tools: plan.toolDefinitions,
-    outputSchema: plan.outputSchema ? { name: plan.outputSchema.name, schema: plan.outputSchema.schema, strict: plan.outputSchema.strict } : undefined,
+    outputSchema: plan.outputSchema
+      ? {
+          name: plan.outputSchema.name,
+          schema: plan.outputSchema.schema,
+          strict: plan.outputSchema.strict,
+        }
+      : undefined,
     modelSettings: plan.modelSettings,
     signal,
     previousResponseId: conv?.previousResponseId,
     conversationId: conv?.conversationId,
     promptCacheKey: rt.promptCacheKey,
-    tracing: { enabled: rt.tracer !== undefined, includeSensitiveData: rt.tracer?.includeSensitiveData ?? false },
+    tracing: {
+      enabled: rt.tracer !== undefined,
+      includeSensitiveData: rt.tracer?.includeSensitiveData ?? false,
+    },
   };
   state.currentTurn++;
-  let response;
+  let response: ModelResponse;
   try {
     response = yield* callModel(rt, plan, request);
   } catch (error) {
@@ -99,17 +117,30 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
     if (conv.auto && response.responseId) conv.previousResponseId = response.responseId;
   }
   yield* eventsSince(rt, from);
-  return yield* finishTurn(rt, plan, processed.pending, processed.lastMessage, processed.immediateOutputs.length > 0);
+  return yield* finishTurn(
+    rt,
+    plan,
+    processed.pending,
+    processed.lastMessage,
+    processed.immediateOutputs.length > 0,
+  );
 }
 
 /** Side effects of a turn (also the resume point of a paused turn). */
-async function* finishTurn(rt: RunRuntime, plan: TurnPlan, pending: PendingTurn, lastMessage: MessageItem | undefined, hadImmediateOutputs = false): AsyncGenerator<RunStreamEvent, NextStep> {
+async function* finishTurn(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  pending: PendingTurn,
+  lastMessage: MessageItem | undefined,
+  hadImmediateOutputs = false,
+): AsyncGenerator<RunStreamEvent, NextStep> {
   const { state } = rt;
   const agent = plan.agent;
   const from = state.generatedItems.length;
   const exec = await executeFunctionCalls(rt, plan, pending.functionCalls);
   appendItems(rt, exec.outputs);
-  if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name)) state.agentsUsedTools.push(agent.name);
+  if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
+    state.agentsUsedTools.push(agent.name);
   if (exec.approvals.length > 0) {
     yield* eventsSince(rt, from);
     state.pendingTurn = pending;
@@ -122,8 +153,14 @@ async function* finishTurn(rt: RunRuntime, plan: TurnPlan, pending: PendingTurn,
   state.interruptions = [];
   for (const call of pending.ignoredHandoffCalls) {
     if (rt.completedCallIds.has(call.call_id)) continue;
-    const out: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: IGNORED_HANDOFF_TEXT };
-    appendItems(rt, [{ type: 'tool_call_output_item', agent, raw_item: out, output: IGNORED_HANDOFF_TEXT }]);
+    const out: FunctionCallOutputItem = {
+      type: 'function_call_output',
+      call_id: call.call_id,
+      output: IGNORED_HANDOFF_TEXT,
+    };
+    appendItems(rt, [
+      { type: 'tool_call_output_item', agent, raw_item: out, output: IGNORED_HANDOFF_TEXT },
+    ]);
   }
   let next: NextStep = { type: 'run_again' };
   if (pending.handoffCall && !rt.completedCallIds.has(pending.handoffCall.call_id)) {
@@ -132,11 +169,19 @@ async function* finishTurn(rt: RunRuntime, plan: TurnPlan, pending: PendingTurn,
   } else if (exec.toolResults.length > 0) {
     const decided = await decideToolUseFinalOutput(rt, agent, exec.toolResults);
     if (decided) next = { type: 'final_output', output: decided.finalOutput };
-  } else if (pending.functionCalls.length === 0 && !pending.handoffCall && !hadImmediateOutputs && lastMessage) {
+  } else if (
+    pending.functionCalls.length === 0 &&
+    !pending.handoffCall &&
+    !hadImmediateOutputs &&
+    lastMessage
+  ) {
     const parsed = parseFinalOutput(plan, lastMessage);
     if (parsed.ok) next = { type: 'final_output', output: parsed.value };
     else if (rt.options.errorHandlers?.invalidFinalOutput) {
-      const handled = await rt.options.errorHandlers.invalidFinalOutput(state.context, { rawText: parsed.rawText, message: parsed.error.message });
+      const handled = await rt.options.errorHandlers.invalidFinalOutput(state.context, {
+        rawText: parsed.rawText,
+        message: parsed.error.message,
+      });
       next = { type: 'final_output', output: handled.finalOutput };
     } else throw parsed.error;
   }

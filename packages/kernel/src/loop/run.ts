@@ -23,11 +23,20 @@ export type InternalRunOptions = RunOptions & { [PARENT_RUN]?: ParentRunLink };
 
 function rebuildModelInput(state: RunState<any, AnyAgent>): Item[] {
   const override = state.modelInputOverride;
-  if (override) return [...override.items, ...runItemsToInputItems(state.generatedItems.slice(override.fromGeneratedIndex))];
+  if (override)
+    return [
+      ...override.items,
+      ...runItemsToInputItems(state.generatedItems.slice(override.fromGeneratedIndex)),
+    ];
   return [...state.originalInput, ...runItemsToInputItems(state.generatedItems)];
 }
 
-async function createRuntime(agent: AnyAgent, input: AgentInput | RunState<any, AnyAgent>, options: InternalRunOptions, stream: boolean): Promise<RunRuntime> {
+async function createRuntime(
+  agent: AnyAgent,
+  input: AgentInput | RunState<any, AnyAgent>,
+  options: InternalRunOptions,
+  stream: boolean,
+): Promise<RunRuntime> {
   const parent = options[PARENT_RUN];
   let state: RunState<any, AnyAgent>;
   let newInput: Item[] = [];
@@ -37,15 +46,30 @@ async function createRuntime(agent: AnyAgent, input: AgentInput | RunState<any, 
     if (options.context !== undefined) state.context.context = options.context;
     if (options.maxTurns !== undefined) state.maxTurns = options.maxTurns;
   } else {
-    if (typeof input !== 'string' && !Array.isArray(input)) throw new UserError('run(): input must be a string, an item list, or a RunState.');
+    if (typeof input !== 'string' && !Array.isArray(input))
+      throw new UserError('run(): input must be a string, an item list, or a RunState.');
     newInput = toInputList(input);
     const originalInput = await prepareSessionInput(options, newInput);
-    state = RunState.create(agent, originalInput, new RunContext(options.context), options.maxTurns ?? 10);
+    state = RunState.create(
+      agent,
+      originalInput,
+      new RunContext(options.context),
+      options.maxTurns ?? 10,
+    );
   }
   const maxTurns = state.maxTurns;
-  if (!(maxTurns >= 1)) throw new UserError(`run(): maxTurns must be at least 1 (got ${maxTurns}).`);
-  if (!state.serverConversation && (options.previousResponseId || options.conversationId || options.autoPreviousResponseId)) {
-    state.serverConversation = { previousResponseId: options.previousResponseId, conversationId: options.conversationId, auto: options.autoPreviousResponseId ?? false, sentCount: 0 };
+  if (!(maxTurns >= 1))
+    throw new UserError(`run(): maxTurns must be at least 1 (got ${maxTurns}).`);
+  if (
+    !state.serverConversation &&
+    (options.previousResponseId || options.conversationId || options.autoPreviousResponseId)
+  ) {
+    state.serverConversation = {
+      previousResponseId: options.previousResponseId,
+      conversationId: options.conversationId,
+      auto: options.autoPreviousResponseId ?? false,
+      sentCount: 0,
+    };
   }
   let tracer = parent?.tracer;
   if (!parent) {
@@ -58,7 +82,17 @@ async function createRuntime(agent: AnyAgent, input: AgentInput | RunState<any, 
     const processors = getTraceProcessors();
     if (!options.tracing?.disabled && processors.length > 0) {
       const t = state.trace;
-      tracer = new Tracer({ traceId: t.traceId, name: t.workflowName, groupId: t.groupId, metadata: t.metadata, startedAt: Date.now() }, processors, options.tracing?.includeSensitiveData ?? true);
+      tracer = new Tracer(
+        {
+          traceId: t.traceId,
+          name: t.workflowName,
+          groupId: t.groupId,
+          metadata: t.metadata,
+          startedAt: Date.now(),
+        },
+        processors,
+        options.tracing?.includeSensitiveData ?? true,
+      );
     }
   }
   const completedCallIds = new Set<string>();
@@ -107,8 +141,13 @@ export async function run<TContext = any, TAgent extends AnyAgent = AnyAgent>(
   input: AgentInput | RunState<TContext, TAgent>,
   options?: NonStreamRunOptions<TContext>,
 ): Promise<RunResult<TContext, TAgent>>;
-export async function run(agent: AnyAgent, input: AgentInput | RunState<any, AnyAgent>, options: RunOptions & { stream?: boolean } = {}): Promise<RunResult | StreamedRunResult> {
-  if (!agent || typeof (agent as Agent).getHandoffs !== 'function') throw new UserError('run(): the first argument must be an Agent.');
+export async function run(
+  agent: AnyAgent,
+  input: AgentInput | RunState<any, AnyAgent>,
+  options: RunOptions & { stream?: boolean } = {},
+): Promise<RunResult | StreamedRunResult> {
+  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
+    throw new UserError('run(): the first argument must be an Agent.');
   const stream = options.stream === true;
   const rt = await createRuntime(agent, input, options, stream);
   const events = runLoop(rt);
@@ -125,9 +164,21 @@ export class Runner<TContext = any> {
   constructor(defaults: RunOptions<TContext> = {}) {
     this.defaults = defaults;
   }
-  run<TAgent extends AnyAgent>(agent: TAgent, input: AgentInput | RunState<TContext, TAgent>, options: StreamRunOptions<TContext>): Promise<StreamedRunResult<TContext, TAgent>>;
-  run<TAgent extends AnyAgent>(agent: TAgent, input: AgentInput | RunState<TContext, TAgent>, options?: NonStreamRunOptions<TContext>): Promise<RunResult<TContext, TAgent>>;
-  run(agent: AnyAgent, input: AgentInput | RunState<any, AnyAgent>, options: RunOptions<TContext> & { stream?: boolean } = {}): Promise<RunResult | StreamedRunResult> {
+  run<TAgent extends AnyAgent>(
+    agent: TAgent,
+    input: AgentInput | RunState<TContext, TAgent>,
+    options: StreamRunOptions<TContext>,
+  ): Promise<StreamedRunResult<TContext, TAgent>>;
+  run<TAgent extends AnyAgent>(
+    agent: TAgent,
+    input: AgentInput | RunState<TContext, TAgent>,
+    options?: NonStreamRunOptions<TContext>,
+  ): Promise<RunResult<TContext, TAgent>>;
+  run(
+    agent: AnyAgent,
+    input: AgentInput | RunState<any, AnyAgent>,
+    options: RunOptions<TContext> & { stream?: boolean } = {},
+  ): Promise<RunResult | StreamedRunResult> {
     return run(agent, input, { ...this.defaults, ...options } as any);
   }
 }
@@ -151,7 +202,8 @@ export async function runStep<TContext = any, TAgent extends AnyAgent = AnyAgent
   input: AgentInput | RunState<TContext, TAgent>,
   options: NonStreamRunOptions<TContext> = {},
 ): Promise<StepOutcome<TContext, TAgent>> {
-  if (!agent || typeof (agent as Agent).getHandoffs !== 'function') throw new UserError('runStep(): the first argument must be an Agent.');
+  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
+    throw new UserError('runStep(): the first argument must be an Agent.');
   const rt = await createRuntime(agent, input, options, false);
   rt.turnBudget = 1;
   for await (const _ of runLoop(rt)) {

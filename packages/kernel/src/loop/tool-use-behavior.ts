@@ -5,7 +5,11 @@ import type { AnyAgent, RunRuntime } from './run-runtime.js';
  * Applies the agent's `toolUseBehavior` to the tool results of a turn. Returns the final
  * output when the tools end the run, `undefined` to call the model again.
  */
-export async function decideToolUseFinalOutput(rt: RunRuntime, agent: AnyAgent, results: FunctionToolResult[]): Promise<{ finalOutput: unknown } | undefined> {
+export async function decideToolUseFinalOutput(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  results: FunctionToolResult[],
+): Promise<{ finalOutput: unknown } | undefined> {
   const behavior = agent.toolUseBehavior;
   if (behavior === 'run_llm_again') return undefined;
   if (behavior === 'stop_on_first_tool') return { finalOutput: results[0].output };

@@ -51,7 +51,10 @@ export interface ModelSettings {
   maxOutputTokens?: number;
   toolChoice?: 'auto' | 'required' | 'none' | (string & {});
   parallelToolCalls?: boolean;
-  reasoning?: { effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh'; summary?: 'auto' | 'concise' | 'detailed' };
+  reasoning?: {
+    effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+    summary?: 'auto' | 'concise' | 'detailed';
+  };
   /** Anthropic-style thinking budget; providers that have no such knob ignore it. */
   thinking?: { budgetTokens: number };
   store?: boolean;
@@ -104,7 +107,13 @@ export interface ModelResponse {
  */
 export type ModelStreamEvent =
   | { type: 'text_delta'; delta: string; itemId?: string; outputIndex?: number }
-  | { type: 'function_call_arguments_delta'; delta: string; callId?: string; itemId?: string; outputIndex?: number }
+  | {
+      type: 'function_call_arguments_delta';
+      delta: string;
+      callId?: string;
+      itemId?: string;
+      outputIndex?: number;
+    }
   | { type: 'reasoning_delta'; delta: string; itemId?: string; outputIndex?: number }
   | { type: 'output_item_added'; item: Item; outputIndex?: number }
   | { type: 'output_item_done'; item: Item; outputIndex?: number }

@@ -13,10 +13,13 @@ export function createProviderRegistry(
   options: { defaultProvider?: string } = {},
 ): ModelProvider {
   const names = Object.keys(providers);
-  if (names.length === 0) throw new UserError('createProviderRegistry needs at least one provider.');
+  if (names.length === 0)
+    throw new UserError('createProviderRegistry needs at least one provider.');
   const fallback = options.defaultProvider ?? names[0];
   if (!providers[fallback]) {
-    throw new UserError(`Default provider "${fallback}" is not registered (registered: ${names.join(', ')}).`);
+    throw new UserError(
+      `Default provider "${fallback}" is not registered (registered: ${names.join(', ')}).`,
+    );
   }
   return {
     getModel(modelName?: string): Model | Promise<Model> {

@@ -14,16 +14,33 @@ type AnyAgent = Agent<any, any>;
 function serializeItem(item: RunItem<AnyAgent>): Record<string, unknown> {
   switch (item.type) {
     case 'handoff_output_item':
-      return { type: item.type, agent: item.agent.name, raw_item: item.raw_item, source_agent: item.source_agent.name, target_agent: item.target_agent.name };
+      return {
+        type: item.type,
+        agent: item.agent.name,
+        raw_item: item.raw_item,
+        source_agent: item.source_agent.name,
+        target_agent: item.target_agent.name,
+      };
     case 'tool_approval_item':
-      return { type: item.type, agent: item.agent.name, raw_item: item.raw_item, tool_name: item.tool_name, call_id: item.call_id, arguments: item.arguments, path: item.path, ...(item.kind ? { kind: item.kind } : {}) };
+      return {
+        type: item.type,
+        agent: item.agent.name,
+        raw_item: item.raw_item,
+        tool_name: item.tool_name,
+        call_id: item.call_id,
+        arguments: item.arguments,
+        path: item.path,
+        ...(item.kind ? { kind: item.kind } : {}),
+      };
     default:
       return { type: item.type, agent: item.agent.name, raw_item: item.raw_item };
   }
 }
 
 /** Serializes a state to plain JSON data. */
-export function serializeRunState(state: RunState<any, AnyAgent>): SerializedRunStateV1 & Record<string, unknown> {
+export function serializeRunState(
+  state: RunState<any, AnyAgent>,
+): SerializedRunStateV1 & Record<string, unknown> {
   return {
     schemaVersion: '1.0',
     runId: state.runId,
@@ -42,7 +59,9 @@ export function serializeRunState(state: RunState<any, AnyAgent>): SerializedRun
     pendingTurn: state.pendingTurn,
     interruptions: state.interruptions.map(serializeItem),
     approvals: state.approvals,
-    nestedStates: Object.fromEntries(Object.entries(state.nestedStates).map(([k, v]) => [k, serializeRunState(v)])),
+    nestedStates: Object.fromEntries(
+      Object.entries(state.nestedStates).map(([k, v]) => [k, serializeRunState(v)]),
+    ),
     sessionSavedCount: state.sessionSavedCount,
     inputSavedToSession: state.inputSavedToSession,
     trace: state.trace,
@@ -64,43 +83,69 @@ function compareVersions(a: string, b: string): number {
 }
 
 /** Parses and validates a serialized state, rebinding agents reachable from `startingAgent`. */
-export function parseRunState(startingAgent: AnyAgent, json: string | object, context: unknown): RunState<any, AnyAgent> {
+export function parseRunState(
+  startingAgent: AnyAgent,
+  json: string | object,
+  context: unknown,
+): RunState<any, AnyAgent> {
   let data: unknown = json;
   if (typeof json === 'string') {
     try {
       data = JSON.parse(json);
     } catch (e) {
-      throw new UserError(`RunState JSON is not valid JSON (${(e as Error).message}); it may be truncated. Pass the exact string from state.toString().`);
+      throw new UserError(
+        `RunState JSON is not valid JSON (${(e as Error).message}); it may be truncated. Pass the exact string from state.toString().`,
+      );
     }
   }
-  if (!data || typeof data !== 'object') throw new UserError('RunState JSON must be an object produced by state.toJSON().');
+  if (!data || typeof data !== 'object')
+    throw new UserError('RunState JSON must be an object produced by state.toJSON().');
   const version = (data as { schemaVersion?: unknown }).schemaVersion;
-  if (typeof version !== 'string') throw new UserError('RunState JSON has no schemaVersion; it was not produced by state.toJSON().');
+  if (typeof version !== 'string')
+    throw new UserError(
+      'RunState JSON has no schemaVersion; it was not produced by state.toJSON().',
+    );
   if (compareVersions(version, '1.0') > 0) {
-    throw new UserError(`RunState schemaVersion "${version}" is newer than this @baton/kernel supports ("1.0"). Upgrade @baton/kernel to resume it.`);
+    throw new UserError(
+      `RunState schemaVersion "${version}" is newer than this @baton/kernel supports ("1.0"). Upgrade @baton/kernel to resume it.`,
+    );
   }
   const parsed = runStateSchemaV1.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UserError(`RunState JSON is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}. It may be tampered with or truncated.`);
+    throw new UserError(
+      `RunState JSON is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}. It may be tampered with or truncated.`,
+    );
   }
   return build(startingAgent, parsed.data, context);
 }
 
-
-
-function build(startingAgent: AnyAgent, data: SerializedRunStateV1, context: unknown): RunState<any, AnyAgent> {
+function build(
+  startingAgent: AnyAgent,
+  data: SerializedRunStateV1,
+  context: unknown,
+): RunState<any, AnyAgent> {
   const agents = collectAgents(startingAgent);
   const agentNamed = (name: string): AnyAgent => {
     const a = agents.get(name);
     if (!a) {
-      throw new UserError(`RunState refers to agent "${name}", which is not reachable from starting agent "${startingAgent.name}" (known: ${[...agents.keys()].join(', ')}).`);
+      throw new UserError(
+        `RunState refers to agent "${name}", which is not reachable from starting agent "${startingAgent.name}" (known: ${[...agents.keys()].join(', ')}).`,
+      );
     }
     return a;
   };
   const nestedStart = agentNamed(data.startingAgent);
-  const ctx = new RunContext(context, { runId: data.runId, usage: { ...emptyUsage(), ...data.usage } });
-  const state = new RunState({ startingAgent: nestedStart, originalInput: data.originalInput as any, context: ctx, maxTurns: data.maxTurns });
+  const ctx = new RunContext(context, {
+    runId: data.runId,
+    usage: { ...emptyUsage(), ...data.usage },
+  });
+  const state = new RunState({
+    startingAgent: nestedStart,
+    originalInput: data.originalInput as any,
+    context: ctx,
+    maxTurns: data.maxTurns,
+  });
   state.currentAgent = agentNamed(data.currentAgent);
   const toRunItem = (s: any): RunItem<AnyAgent> => {
     const item: any = { type: s.type, agent: agentNamed(s.agent), raw_item: s.raw_item };
@@ -108,14 +153,22 @@ function build(startingAgent: AnyAgent, data: SerializedRunStateV1, context: unk
       item.source_agent = agentNamed(s.source_agent);
       item.target_agent = agentNamed(s.target_agent);
     } else if (s.type === 'tool_approval_item') {
-      Object.assign(item, { tool_name: s.tool_name, call_id: s.call_id, arguments: s.arguments, path: s.path ?? [] }, s.kind ? { kind: s.kind } : {});
+      Object.assign(
+        item,
+        { tool_name: s.tool_name, call_id: s.call_id, arguments: s.arguments, path: s.path ?? [] },
+        s.kind ? { kind: s.kind } : {},
+      );
     } else if (s.type === 'tool_call_output_item') {
       item.output = (s.raw_item as FunctionCallOutputItem).output;
     }
     return item;
   };
   state.generatedItems = data.generatedItems.map(toRunItem);
-  state.modelResponses = data.modelResponses.map((r: any) => ({ output: [], usage: r.usage, responseId: r.responseId }));
+  state.modelResponses = data.modelResponses.map((r: any) => ({
+    output: [],
+    usage: r.usage,
+    responseId: r.responseId,
+  }));
   state.currentTurn = data.currentTurn;
   state.inputGuardrailResults = data.inputGuardrailResults as any;
   state.outputGuardrailResults = data.outputGuardrailResults as any;

@@ -36,8 +36,17 @@ const runItemSchema = z.looseObject({
   kind: z.enum(['approval', 'in_doubt']).optional(),
 });
 
-const guardrailResultSchema = z.looseObject({ guardrailName: z.string(), agentName: z.string(), output: z.looseObject({ tripwireTriggered: z.boolean() }) });
-const toolGuardrailResultSchema = z.looseObject({ guardrailName: z.string(), toolName: z.string(), callId: z.string(), output: z.looseObject({}) });
+const guardrailResultSchema = z.looseObject({
+  guardrailName: z.string(),
+  agentName: z.string(),
+  output: z.looseObject({ tripwireTriggered: z.boolean() }),
+});
+const toolGuardrailResultSchema = z.looseObject({
+  guardrailName: z.string(),
+  toolName: z.string(),
+  callId: z.string(),
+  output: z.looseObject({}),
+});
 
 const approvalRecordSchema = z.object({
   approved: z.union([z.boolean(), z.array(z.string())]),
@@ -56,7 +65,9 @@ const baseSchema = z.object({
   currentAgent: z.string(),
   originalInput: z.array(itemSchema),
   generatedItems: z.array(runItemSchema),
-  modelResponses: z.array(z.looseObject({ responseId: z.string().optional(), usage: z.looseObject({}) })),
+  modelResponses: z.array(
+    z.looseObject({ responseId: z.string().optional(), usage: z.looseObject({}) }),
+  ),
   currentTurn: z.number().int().min(0),
   maxTurns: z.number().int().min(1),
   usage: usageSchema,
@@ -76,11 +87,23 @@ const baseSchema = z.object({
   sessionSavedCount: z.number().int().min(0),
   inputSavedToSession: z.boolean(),
   trace: z
-    .object({ traceId: z.string(), workflowName: z.string(), groupId: z.string().optional(), metadata: z.record(z.string(), z.unknown()).optional() })
+    .object({
+      traceId: z.string(),
+      workflowName: z.string(),
+      groupId: z.string().optional(),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
     .optional(),
-  modelInputOverride: z.object({ items: z.array(itemSchema), fromGeneratedIndex: z.number().int().min(0) }).optional(),
+  modelInputOverride: z
+    .object({ items: z.array(itemSchema), fromGeneratedIndex: z.number().int().min(0) })
+    .optional(),
   serverConversation: z
-    .object({ previousResponseId: z.string().optional(), conversationId: z.string().optional(), auto: z.boolean(), sentCount: z.number() })
+    .object({
+      previousResponseId: z.string().optional(),
+      conversationId: z.string().optional(),
+      auto: z.boolean(),
+      sentCount: z.number(),
+    })
     .optional(),
   agentsUsedTools: z.array(z.string()),
   agentStarted: z.boolean(),
@@ -89,5 +112,8 @@ const baseSchema = z.object({
 
 /** Schema of a serialized RunState, format "1.0" (nested states recursive). */
 export const runStateSchemaV1: z.ZodType<SerializedRunStateV1> = baseSchema.extend({
-  nestedStates: z.record(z.string(), z.lazy(() => runStateSchemaV1)),
+  nestedStates: z.record(
+    z.string(),
+    z.lazy(() => runStateSchemaV1),
+  ),
 }) as unknown as z.ZodType<SerializedRunStateV1>;

@@ -17,23 +17,57 @@ import { MemorySession } from '../session/memory-session.js';
 import { tool } from '../tool/tool.js';
 import { RunState } from './run-state.js';
 
-const outputs = (items: Item[]) => Object.fromEntries(items.filter((i): i is FunctionCallOutputItem => i.type === 'function_call_output').map((i) => [i.call_id, i.output]));
+const outputs = (items: Item[]) =>
+  Object.fromEntries(
+    items
+      .filter((i): i is FunctionCallOutputItem => i.type === 'function_call_output')
+      .map((i) => [i.call_id, i.output]),
+  );
 
 function gatedAgent(script: any[], counts: Record<string, number>) {
   const mk = (name: string, needsApproval = true) =>
-    tool({ name, description: '', parameters: z.object({ n: z.number() }), needsApproval, execute: ({ n }) => { counts[name] = (counts[name] ?? 0) + 1; return `${name}:${n}`; } });
+    tool({
+      name,
+      description: '',
+      parameters: z.object({ n: z.number() }),
+      needsApproval,
+      execute: ({ n }) => {
+        counts[name] = (counts[name] ?? 0) + 1;
+        return `${name}:${n}`;
+      },
+    });
   const model = new ScriptedModel(script);
-  return { agent: new Agent({ name: 'Ops', tools: [mk('delete_file'), mk('send_email'), mk('read_file', false)], model }), model };
+  return {
+    agent: new Agent({
+      name: 'Ops',
+      tools: [mk('delete_file'), mk('send_email'), mk('read_file', false)],
+      model,
+    }),
+    model,
+  };
 }
 
 describe('approvals and RunState', () => {
   it('approve and reject (custom message): approved runs once, rejected never; no model call for the paused turn', async () => {
     for (const stream of [false, true]) {
       const counts: Record<string, number> = {};
-      const { agent, model } = gatedAgent([[fc('delete_file', { n: 1 }, 'c1'), fc('send_email', { n: 2 }, 'c2'), fc('read_file', { n: 3 }, 'c3')], [msg('done')]], counts);
+      const { agent, model } = gatedAgent(
+        [
+          [
+            fc('delete_file', { n: 1 }, 'c1'),
+            fc('send_email', { n: 2 }, 'c2'),
+            fc('read_file', { n: 3 }, 'c3'),
+          ],
+          [msg('done')],
+        ],
+        counts,
+      );
       const first = await runMode(() => ({ agent, input: 'clean up' }), stream);
       const r1 = first.result!;
-      expect(r1.interruptions.map((i) => [i.tool_name, i.call_id, i.arguments])).toEqual([['delete_file', 'c1', '{"n":1}'], ['send_email', 'c2', '{"n":2}']]);
+      expect(r1.interruptions.map((i) => [i.tool_name, i.call_id, i.arguments])).toEqual([
+        ['delete_file', 'c1', '{"n":1}'],
+        ['send_email', 'c2', '{"n":2}'],
+      ]);
       expect(counts).toEqual({ read_file: 1 }); // the sibling ran in the paused turn
       expect(r1.finalOutput).toBeUndefined();
       const state = RunState.fromString(agent, r1.state.toString());
@@ -44,7 +78,11 @@ describe('approvals and RunState', () => {
       expect(r2.finalOutput).toBe('done');
       expect(counts).toEqual({ read_file: 1, delete_file: 1 });
       expect(model.requests).toHaveLength(2);
-      expect(outputs(model.requests[1].input)).toEqual({ c1: 'delete_file:1', c2: 'No emails on Sundays.', c3: 'read_file:3' });
+      expect(outputs(model.requests[1].input)).toEqual({
+        c1: 'delete_file:1',
+        c2: 'No emails on Sundays.',
+        c3: 'read_file:3',
+      });
       expect(r2.state.currentTurn).toBe(2);
       expect(r2.usage.requests).toBe(2);
     }
@@ -52,7 +90,14 @@ describe('approvals and RunState', () => {
 
   it('reject without a message uses the default text; always-approve covers later calls', async () => {
     const counts: Record<string, number> = {};
-    const { agent, model } = gatedAgent([[fc('delete_file', { n: 1 }, 'c1'), fc('send_email', { n: 1 }, 'e1')], [fc('delete_file', { n: 2 }, 'c2')], [msg('ok')]], counts);
+    const { agent, model } = gatedAgent(
+      [
+        [fc('delete_file', { n: 1 }, 'c1'), fc('send_email', { n: 1 }, 'e1')],
+        [fc('delete_file', { n: 2 }, 'c2')],
+        [msg('ok')],
+      ],
+      counts,
+    );
     const r1 = await run(agent, 'x');
     r1.state.approve(r1.interruptions[0], { always: true });
     r1.state.reject(r1.interruptions[1]);
@@ -65,7 +110,13 @@ describe('approvals and RunState', () => {
 
   it('decisions in any order, across several resumes: undecided items interrupt again', async () => {
     const counts: Record<string, number> = {};
-    const { agent, model } = gatedAgent([[fc('delete_file', { n: 1 }, 'c1'), fc('send_email', { n: 2 }, 'c2')], [msg('both handled')]], counts);
+    const { agent, model } = gatedAgent(
+      [
+        [fc('delete_file', { n: 1 }, 'c1'), fc('send_email', { n: 2 }, 'c2')],
+        [msg('both handled')],
+      ],
+      counts,
+    );
     const r1 = await run(agent, 'x');
     const [, second] = r1.interruptions;
     r1.state.approve(second);
@@ -82,8 +133,18 @@ describe('approvals and RunState', () => {
   it('an approval-gated call and a handoff in one response: the handoff waits for the decision', async () => {
     let refunded = 0;
     const next = new Agent({ name: 'Closer', model: new ScriptedModel([[msg('closed')]]) });
-    const t = tool({ name: 'refund', description: '', needsApproval: true, execute: () => ++refunded });
-    const agent = new Agent({ name: 'Desk', tools: [t], handoffs: [next], model: new ScriptedModel([[fc('refund', {}, 'c1'), fc('transfer_to_closer', {}, 'h1')]]) });
+    const t = tool({
+      name: 'refund',
+      description: '',
+      needsApproval: true,
+      execute: () => ++refunded,
+    });
+    const agent = new Agent({
+      name: 'Desk',
+      tools: [t],
+      handoffs: [next],
+      model: new ScriptedModel([[fc('refund', {}, 'c1'), fc('transfer_to_closer', {}, 'h1')]]),
+    });
     const r1 = await run(agent, 'x');
     expect(r1.lastAgent.name).toBe('Desk');
     expect(r1.newItems.some((i) => i.type === 'handoff_output_item')).toBe(false);
@@ -96,12 +157,35 @@ describe('approvals and RunState', () => {
 
   it('approvals inside an agent used as a tool surface in the parent and survive JSON', async () => {
     let wiped = 0;
-    const wipe = tool({ name: 'wipe_disk', description: '', needsApproval: true, execute: () => { wiped++; return 'wiped'; } });
-    const admin = new Agent({ name: 'Admin', tools: [wipe], model: new ScriptedModel([[fc('wipe_disk', {}, 'n1')], [msg('disk wiped')]]) });
-    const boss = new Agent({ name: 'Boss', tools: [admin.asTool({ toolName: 'ask_admin' })], model: new ScriptedModel([[fc('ask_admin', { input: 'wipe it' }, 'p1')], [msg('admin says: done')]]) });
+    const wipe = tool({
+      name: 'wipe_disk',
+      description: '',
+      needsApproval: true,
+      execute: () => {
+        wiped++;
+        return 'wiped';
+      },
+    });
+    const admin = new Agent({
+      name: 'Admin',
+      tools: [wipe],
+      model: new ScriptedModel([[fc('wipe_disk', {}, 'n1')], [msg('disk wiped')]]),
+    });
+    const boss = new Agent({
+      name: 'Boss',
+      tools: [admin.asTool({ toolName: 'ask_admin' })],
+      model: new ScriptedModel([
+        [fc('ask_admin', { input: 'wipe it' }, 'p1')],
+        [msg('admin says: done')],
+      ]),
+    });
     const r1 = await run(boss, 'go');
     expect(r1.interruptions).toHaveLength(1);
-    expect(r1.interruptions[0]).toMatchObject({ tool_name: 'wipe_disk', call_id: 'n1', path: ['p1'] });
+    expect(r1.interruptions[0]).toMatchObject({
+      tool_name: 'wipe_disk',
+      call_id: 'n1',
+      path: ['p1'],
+    });
     expect(r1.interruptions[0].agent.name).toBe('Admin');
     const restored = RunState.fromString(boss, r1.state.toString());
     restored.approve(restored.getInterruptions()[0]);
@@ -120,7 +204,9 @@ describe('approvals and RunState', () => {
     const file = join(dir, 'state.json');
     writeFileSync(file, r1.state.toString());
     const child = new URL('../__tests__/resume-child.ts', import.meta.url).pathname;
-    const out = execFileSync(process.execPath, ['--import', 'tsx', child, file], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', child, file], {
+      encoding: 'utf8',
+    });
     const summary = JSON.parse(out);
     expect(summary.pid).not.toBe(process.pid);
     expect(summary.finalOutput).toEqual({ orderId: '#42', action: 'refund', amountCents: 1299 });
@@ -133,18 +219,42 @@ describe('approvals and RunState', () => {
 
   it('sessions: no duplicate items and no second input-guardrail run on resume', async () => {
     let guardrailRuns = 0;
-    const g = inputGuardrail({ name: 'g', execute: () => { guardrailRuns++; return { tripwireTriggered: false }; } });
+    const g = inputGuardrail({
+      name: 'g',
+      execute: () => {
+        guardrailRuns++;
+        return { tripwireTriggered: false };
+      },
+    });
     const counts: Record<string, number> = {};
     const session = new MemorySession();
-    const t = tool({ name: 'delete_file', description: '', needsApproval: true, execute: () => { counts.d = (counts.d ?? 0) + 1; return 'deleted'; } });
-    const agent = new Agent({ name: 'Ops', tools: [t], inputGuardrails: [g], model: new ScriptedModel([[fc('delete_file', {}, 'c1')], [msg('done')]]) });
+    const t = tool({
+      name: 'delete_file',
+      description: '',
+      needsApproval: true,
+      execute: () => {
+        counts.d = (counts.d ?? 0) + 1;
+        return 'deleted';
+      },
+    });
+    const agent = new Agent({
+      name: 'Ops',
+      tools: [t],
+      inputGuardrails: [g],
+      model: new ScriptedModel([[fc('delete_file', {}, 'c1')], [msg('done')]]),
+    });
     const r1 = await run(agent, 'delete it', { session });
     r1.state.approve(r1.interruptions[0]);
     const r2 = await run(agent, RunState.fromString(agent, r1.state.toString()), { session });
     expect(r2.finalOutput).toBe('done');
     expect(guardrailRuns).toBe(1);
     const stored = await session.getItems();
-    expect(stored.map((i) => i.type)).toEqual(['message', 'function_call', 'function_call_output', 'message']);
+    expect(stored.map((i) => i.type)).toEqual([
+      'message',
+      'function_call',
+      'function_call_output',
+      'message',
+    ]);
     expect(r2.inputGuardrailResults).toHaveLength(1);
   });
 
@@ -153,13 +263,25 @@ describe('approvals and RunState', () => {
     const { agent } = gatedAgent([[fc('delete_file', { n: 1 }, 'c1')]], counts);
     const r1 = await run(agent, 'x');
     const json = r1.state.toString();
-    expect(() => RunState.fromString(agent, json.replace('"schemaVersion":"1.0"', '"schemaVersion":"2.3"'))).toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.0"\)/);
-    expect(() => RunState.fromString(agent, json.slice(0, json.length / 2))).toThrow(/not valid JSON.*truncated/);
-    expect(() => RunState.fromString(agent, json.replace('"currentTurn":1', '"currentTurn":"one"'))).toThrow(UserError);
-    expect(() => RunState.fromString(agent, '{"schemaVersion":"1.0"}')).toThrow(/RunState JSON is invalid at/);
-    expect(() => RunState.fromString(new Agent({ name: 'Other' }), json)).toThrow(/agent "Ops", which is not reachable/);
+    expect(() =>
+      RunState.fromString(agent, json.replace('"schemaVersion":"1.0"', '"schemaVersion":"2.3"')),
+    ).toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.0"\)/);
+    expect(() => RunState.fromString(agent, json.slice(0, json.length / 2))).toThrow(
+      /not valid JSON.*truncated/,
+    );
+    expect(() =>
+      RunState.fromString(agent, json.replace('"currentTurn":1', '"currentTurn":"one"')),
+    ).toThrow(UserError);
+    expect(() => RunState.fromString(agent, '{"schemaVersion":"1.0"}')).toThrow(
+      /RunState JSON is invalid at/,
+    );
+    expect(() => RunState.fromString(new Agent({ name: 'Other' }), json)).toThrow(
+      /agent "Ops", which is not reachable/,
+    );
     const twin = new Agent({ name: 'Ops' });
-    expect(() => RunState.fromString(new Agent({ name: 'Ops', handoffs: [twin] }), json)).toThrow(/Two different agents are named "Ops"/);
+    expect(() => RunState.fromString(new Agent({ name: 'Ops', handoffs: [twin] }), json)).toThrow(
+      /Two different agents are named "Ops"/,
+    );
   });
 
   it('loads and resumes every state in the fixture corpus', async () => {
@@ -172,7 +294,11 @@ describe('approvals and RunState', () => {
       const state = RunState.fromString(desk.triage, readFileSync(join(dir, f), 'utf8'));
       for (const item of state.getInterruptions()) state.approve(item);
       const result = await run(desk.triage, state);
-      expect(result.finalOutput, f).toEqual({ orderId: '#42', action: 'refund', amountCents: 1299 });
+      expect(result.finalOutput, f).toEqual({
+        orderId: '#42',
+        action: 'refund',
+        amountCents: 1299,
+      });
       expect(desk.sideEffects.refunds, f).toEqual(['#42']);
     }
   });

@@ -93,7 +93,12 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   finalOutput?: unknown;
   hasFinalOutput = false;
 
-  constructor(fields: { startingAgent: TAgent; originalInput: Item[]; context: RunContext<TContext>; maxTurns: number }) {
+  constructor(fields: {
+    startingAgent: TAgent;
+    originalInput: Item[];
+    context: RunContext<TContext>;
+    maxTurns: number;
+  }) {
     this.startingAgent = fields.startingAgent;
     this.currentAgent = fields.startingAgent;
     this.originalInput = fields.originalInput;
@@ -118,7 +123,10 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   }
 
   /** Rejects a pending call; the model sees `message` (or a default text) as the output. */
-  reject(item: ToolApprovalRunItem<AnyAgent>, options: { message?: string; always?: boolean } = {}): void {
+  reject(
+    item: ToolApprovalRunItem<AnyAgent>,
+    options: { message?: string; always?: boolean } = {},
+  ): void {
     this.decide(item, false, options.always ?? false, options.message);
   }
 
@@ -140,21 +148,33 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     return record?.messages[callId] ?? record?.messages['*'];
   }
 
-  private decide(item: ToolApprovalRunItem<AnyAgent>, approved: boolean, always: boolean, message: string | undefined): void {
-    if (!item || item.type !== 'tool_approval_item') throw new UserError('approve()/reject() take an item from result.interruptions.');
+  private decide(
+    item: ToolApprovalRunItem<AnyAgent>,
+    approved: boolean,
+    always: boolean,
+    message: string | undefined,
+  ): void {
+    if (item?.type !== 'tool_approval_item')
+      throw new UserError('approve()/reject() take an item from result.interruptions.');
     if (item.path.length > 0) {
       const [head, ...rest] = item.path;
       const nested = this.nestedStates[head];
-      if (!nested) throw new UserError(`No paused nested run for call ${head}; was this item taken from this state's interruptions?`);
+      if (!nested)
+        throw new UserError(
+          `No paused nested run for call ${head}; was this item taken from this state's interruptions?`,
+        );
       nested.decide({ ...item, path: rest }, approved, always, message);
       return;
     }
-    const record = (this.approvals[item.tool_name] ??= { approved: [], rejected: [], messages: {} });
+    if (!this.approvals[item.tool_name])
+      this.approvals[item.tool_name] = { approved: [], rejected: [], messages: {} };
+    const record = this.approvals[item.tool_name];
     const key = approved ? 'approved' : 'rejected';
     const other = approved ? 'rejected' : 'approved';
     if (always) record[key] = true;
     else if (record[key] !== true) (record[key] as string[]).push(item.call_id);
-    if (Array.isArray(record[other])) record[other] = (record[other] as string[]).filter((id) => id !== item.call_id);
+    if (Array.isArray(record[other]))
+      record[other] = (record[other] as string[]).filter((id) => id !== item.call_id);
     else if (always) record[other] = [];
     if (!approved && message !== undefined) record.messages[always ? '*' : item.call_id] = message;
   }
@@ -175,17 +195,30 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    * @throws UserError for invalid/truncated JSON, a newer `schemaVersion`, or agent names that
    *   are missing or ambiguous in the graph.
    */
-  static fromString<TContext = any, TAgent extends AnyAgent = AnyAgent>(startingAgent: TAgent, json: string | object, options: { context?: TContext } = {}): RunState<TContext, TAgent> {
+  static fromString<TContext = any, TAgent extends AnyAgent = AnyAgent>(
+    startingAgent: TAgent,
+    json: string | object,
+    options: { context?: TContext } = {},
+  ): RunState<TContext, TAgent> {
     return parseRunState(startingAgent, json, options.context) as RunState<TContext, TAgent>;
   }
 
   /** A fresh state for a new run (used by the loop). */
-  static create<TContext, TAgent extends AnyAgent>(agent: TAgent, input: Item[], context: RunContext<TContext>, maxTurns: number): RunState<TContext, TAgent> {
+  static create<TContext, TAgent extends AnyAgent>(
+    agent: TAgent,
+    input: Item[],
+    context: RunContext<TContext>,
+    maxTurns: number,
+  ): RunState<TContext, TAgent> {
     return new RunState({ startingAgent: agent, originalInput: input, context, maxTurns });
   }
 }
 
 /** Usage helper for deserialization. */
-export function restoredContext<T>(context: T, runId: string, usage: Partial<Usage> | undefined): RunContext<T> {
+export function restoredContext<T>(
+  context: T,
+  runId: string,
+  usage: Partial<Usage> | undefined,
+): RunContext<T> {
   return new RunContext(context, { runId, usage: { ...emptyUsage(), ...usage } });
 }

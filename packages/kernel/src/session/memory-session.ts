@@ -12,7 +12,8 @@ export class MemorySession implements Session {
   private items: Item[];
 
   constructor(options: { sessionId?: string; initialItems?: Item[] } = {}) {
-    this.sessionId = options.sessionId ?? `mem_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+    this.sessionId =
+      options.sessionId ?? `mem_${Date.now().toString(36)}_${(counter++).toString(36)}`;
     this.items = options.initialItems ? options.initialItems.slice() : [];
   }
 

@@ -54,14 +54,20 @@ function zodValidator<T>(schema: z.ZodType): (value: unknown) => Validation<T> {
  * OpenAI-strict conversion (throws `UserError` if impossible), `undefined` tries it and falls
  * back to non-strict, `false` sends the schema as is.
  */
-export function resolveSchema<T = unknown>(schema: SchemaLike, purpose: string, strict?: boolean): ResolvedSchema<T> {
+export function resolveSchema<T = unknown>(
+  schema: SchemaLike,
+  purpose: string,
+  strict?: boolean,
+): ResolvedSchema<T> {
   let jsonSchema: JsonSchema;
   let validate: (value: unknown) => Validation<T>;
   if (isZodSchema(schema)) {
     try {
       jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
     } catch (e) {
-      throw new UserError(`${purpose}: the zod schema cannot be converted to JSON Schema (${(e as Error).message}).`);
+      throw new UserError(
+        `${purpose}: the zod schema cannot be converted to JSON Schema (${(e as Error).message}).`,
+      );
     }
     validate = zodValidator<T>(schema);
   } else if (schema && typeof schema === 'object') {
@@ -74,7 +80,9 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, purpose: string, 
     }
     validate = compiled ? zodValidator<T>(compiled) : (value) => ({ ok: true, value: value as T });
   } else {
-    throw new UserError(`${purpose}: expected a zod schema or a JSON Schema object, got ${typeof schema}.`);
+    throw new UserError(
+      `${purpose}: expected a zod schema or a JSON Schema object, got ${typeof schema}.`,
+    );
   }
   const { $schema: _ignored, ...clean } = jsonSchema;
   jsonSchema = clean;
@@ -84,7 +92,9 @@ export function resolveSchema<T = unknown>(schema: SchemaLike, purpose: string, 
   } catch (e) {
     if (!(e instanceof NotStrictCompatible)) throw e;
     if (strict === true) {
-      throw new UserError(`${purpose}: the schema cannot be made strict (${e.message}). Pass strict: false or change the schema.`);
+      throw new UserError(
+        `${purpose}: the schema cannot be made strict (${e.message}). Pass strict: false or change the schema.`,
+      );
     }
     return { jsonSchema, strict: false, validate };
   }

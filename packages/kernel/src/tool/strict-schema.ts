@@ -9,22 +9,43 @@ import type { JsonSchema } from '../model/model.js';
 /** Raised internally when a schema cannot be made strict; `reason` says why. */
 export class NotStrictCompatible extends Error {}
 
-const UNSUPPORTED = ['allOf', 'not', 'if', 'then', 'else', 'patternProperties', 'dependentSchemas', 'unevaluatedProperties'];
+const UNSUPPORTED = [
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'dependentSchemas',
+  'unevaluatedProperties',
+];
 
 function nullable(schema: JsonSchema): JsonSchema {
   const type = schema.type;
-  if (typeof type === 'string') return type === 'null' ? schema : { ...schema, type: [type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}) };
-  if (Array.isArray(type)) return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
+  if (typeof type === 'string')
+    return type === 'null'
+      ? schema
+      : {
+          ...schema,
+          type: [type, 'null'],
+          ...(Array.isArray(schema.enum) ? { enum: [...(schema.enum as unknown[]), null] } : {}),
+        };
+  if (Array.isArray(type))
+    return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
   if (Array.isArray(schema.anyOf)) {
     const variants = schema.anyOf as JsonSchema[];
-    return variants.some((v) => v.type === 'null') ? schema : { ...schema, anyOf: [...variants, { type: 'null' }] };
+    return variants.some((v) => v.type === 'null')
+      ? schema
+      : { ...schema, anyOf: [...variants, { type: 'null' }] };
   }
   return { anyOf: [schema, { type: 'null' }] };
 }
 
 function convert(schema: unknown, path: string): JsonSchema {
-  if (schema === true || schema === undefined) throw new NotStrictCompatible(`${path} accepts any value`);
-  if (schema === false || typeof schema !== 'object' || schema === null) throw new NotStrictCompatible(`${path} is not a schema`);
+  if (schema === true || schema === undefined)
+    throw new NotStrictCompatible(`${path} accepts any value`);
+  if (schema === false || typeof schema !== 'object' || schema === null)
+    throw new NotStrictCompatible(`${path} is not a schema`);
   const s = schema as JsonSchema;
   for (const key of UNSUPPORTED) {
     if (key in s) {
@@ -44,14 +65,26 @@ function convert(schema: unknown, path: string): JsonSchema {
   }
   for (const defsKey of ['$defs', 'definitions']) {
     const defs = s[defsKey] as Record<string, unknown> | undefined;
-    if (defs) out[defsKey] = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, convert(v, `${path}.${defsKey}.${k}`)]));
+    if (defs)
+      out[defsKey] = Object.fromEntries(
+        Object.entries(defs).map(([k, v]) => [k, convert(v, `${path}.${defsKey}.${k}`)]),
+      );
   }
-  const isObject = s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')) || 'properties' in s;
+  const isObject =
+    s.type === 'object' ||
+    (Array.isArray(s.type) && s.type.includes('object')) ||
+    'properties' in s;
   if (isObject) {
     const props = (s.properties ?? {}) as Record<string, unknown>;
     const ap = s.additionalProperties;
-    if (ap !== undefined && ap !== false) throw new NotStrictCompatible(`${path} allows additional properties`);
-    if (Object.keys(props).length === 0 && ap !== false && s.type === 'object' && !('properties' in s)) {
+    if (ap !== undefined && ap !== false)
+      throw new NotStrictCompatible(`${path} allows additional properties`);
+    if (
+      Object.keys(props).length === 0 &&
+      ap !== false &&
+      s.type === 'object' &&
+      !('properties' in s)
+    ) {
       throw new NotStrictCompatible(`${path} is a free-form object`);
     }
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);

@@ -5,11 +5,11 @@
  */
 import type { z } from 'zod';
 import { ToolInputError, ToolTimeoutError, UserError } from '../errors/errors.js';
-import type { ContentPart, FunctionCallItem } from '../items/item-types.js';
-import type { RunContext } from '../loop/run-context.js';
-import type { AgentRef } from '../items/run-items.js';
-import type { FunctionToolDefinition, HostedToolDefinition, JsonSchema } from '../model/model.js';
 import type { ToolInputGuardrail, ToolOutputGuardrail } from '../guardrail/tool-guardrail.js';
+import type { ContentPart, FunctionCallItem } from '../items/item-types.js';
+import type { AgentRef } from '../items/run-items.js';
+import type { RunContext } from '../loop/run-context.js';
+import type { FunctionToolDefinition, HostedToolDefinition, JsonSchema } from '../model/model.js';
 import { type ResolvedSchema, resolveSchema, type SchemaLike, type Validation } from './schema.js';
 
 /** How a tool's side effect behaves when a durable driver has to re-run it. Default `'unsafe'`. */
@@ -34,7 +34,11 @@ export interface ToolCallDetails {
  * Turns a tool failure into the text the model sees, or returns `undefined` to use the default.
  * Set `errorFunction: null` on a tool to raise instead (the run fails with `ToolCallError`).
  */
-export type ToolErrorFunction = (ctx: RunContext<any>, error: unknown, details: { toolName: string; callId: string }) => string | undefined | Promise<string | undefined>;
+export type ToolErrorFunction = (
+  ctx: RunContext<any>,
+  error: unknown,
+  details: { toolName: string; callId: string },
+) => string | undefined | Promise<string | undefined>;
 
 /** Fixed text shown to the model for errors it cannot correct (the message is redacted). */
 export const REDACTED_TOOL_ERROR = 'An error occurred while running the tool. Please try again.';
@@ -45,7 +49,8 @@ export const REDACTED_TOOL_ERROR = 'An error occurred while running the tool. Pl
  * {@link REDACTED_TOOL_ERROR} so internal details never reach the model, traces or logs.
  */
 export function defaultToolErrorFunction(_ctx: RunContext<any>, error: unknown): string {
-  if (ToolInputError.isInstance(error) || ToolTimeoutError.isInstance(error)) return `Error: ${error.message}`;
+  if (ToolInputError.isInstance(error) || ToolTimeoutError.isInstance(error))
+    return `Error: ${error.message}`;
   return REDACTED_TOOL_ERROR;
 }
 
@@ -67,7 +72,11 @@ export interface FunctionTool<TContext = any, TArgs = any, TResult = unknown> {
   parseArguments(json: string): Validation<TArgs>;
   needsApproval(ctx: RunContext<TContext>, args: TArgs, callId: string): boolean | Promise<boolean>;
   isEnabled(ctx: RunContext<TContext>, agent: AgentRef): boolean | Promise<boolean>;
-  execute(args: TArgs, ctx: RunContext<TContext>, details: ToolCallDetails): TResult | Promise<TResult>;
+  execute(
+    args: TArgs,
+    ctx: RunContext<TContext>,
+    details: ToolCallDetails,
+  ): TResult | Promise<TResult>;
 }
 
 /** A provider-side tool (web search, code interpreter, …); see `HostedToolDefinition`. */
@@ -88,13 +97,21 @@ export interface ToolOptions<P extends SchemaLike, TContext, TResult> {
   /** A zod object schema or a JSON Schema object; default: no arguments. */
   parameters?: P;
   /** Runs the tool. Its return value is the output: a string, content parts, or JSON-serialized. */
-  execute: (args: Infer<P>, ctx: RunContext<TContext>, details: ToolCallDetails) => TResult | Promise<TResult>;
+  execute: (
+    args: Infer<P>,
+    ctx: RunContext<TContext>,
+    details: ToolCallDetails,
+  ) => TResult | Promise<TResult>;
   /** OpenAI-strict schema. Default: strict when the schema allows it; `true` throws if it cannot. */
   strict?: boolean;
   /** `true`, or a function deciding per call. Default `false`. */
-  needsApproval?: boolean | ((ctx: RunContext<TContext>, args: Infer<P>, callId: string) => boolean | Promise<boolean>);
+  needsApproval?:
+    | boolean
+    | ((ctx: RunContext<TContext>, args: Infer<P>, callId: string) => boolean | Promise<boolean>);
   /** Hides the tool for a turn when false. Default `true`. */
-  isEnabled?: boolean | ((ctx: RunContext<TContext>, agent: AgentRef) => boolean | Promise<boolean>);
+  isEnabled?:
+    | boolean
+    | ((ctx: RunContext<TContext>, agent: AgentRef) => boolean | Promise<boolean>);
   /** Wall-clock limit per call in milliseconds. Default: none. */
   timeoutMs?: number;
   /** On timeout: report to the model (default) or fail the run with `ToolTimeoutError`. */
@@ -108,7 +125,12 @@ export interface ToolOptions<P extends SchemaLike, TContext, TResult> {
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const EMPTY_OBJECT: JsonSchema = { type: 'object', properties: {}, required: [], additionalProperties: false };
+const EMPTY_OBJECT: JsonSchema = {
+  type: 'object',
+  properties: {},
+  required: [],
+  additionalProperties: false,
+};
 
 /**
  * Declares a function tool.
@@ -119,15 +141,24 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
   options: ToolOptions<P, TContext, TResult>,
 ): FunctionTool<TContext, Infer<P>, TResult> {
   if (!options || typeof options.name !== 'string' || !TOOL_NAME.test(options.name)) {
-    throw new UserError(`tool(): invalid name ${JSON.stringify(options?.name)}; use 1-64 letters, digits, "_" or "-".`);
+    throw new UserError(
+      `tool(): invalid name ${JSON.stringify(options?.name)}; use 1-64 letters, digits, "_" or "-".`,
+    );
   }
-  if (typeof options.execute !== 'function') throw new UserError(`tool "${options.name}": execute must be a function.`);
+  if (typeof options.execute !== 'function')
+    throw new UserError(`tool "${options.name}": execute must be a function.`);
   if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
-    throw new UserError(`tool "${options.name}": timeoutMs must be a positive number of milliseconds.`);
+    throw new UserError(
+      `tool "${options.name}": timeoutMs must be a positive number of milliseconds.`,
+    );
   }
   const schema: ResolvedSchema<Infer<P>> = options.parameters
     ? resolveSchema(options.parameters, `tool "${options.name}" parameters`, options.strict)
-    : { jsonSchema: EMPTY_OBJECT, strict: options.strict !== false, validate: (v) => ({ ok: true, value: v as Infer<P> }) };
+    : {
+        jsonSchema: EMPTY_OBJECT,
+        strict: options.strict !== false,
+        validate: (v) => ({ ok: true, value: v as Infer<P> }),
+      };
   const approval = options.needsApproval ?? false;
   const enabled = options.isEnabled ?? true;
   return {
@@ -139,7 +170,8 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
     effect: options.effect ?? 'unsafe',
     timeoutMs: options.timeoutMs,
     timeoutBehavior: options.timeoutBehavior ?? 'error_as_result',
-    errorFunction: options.errorFunction === undefined ? defaultToolErrorFunction : options.errorFunction,
+    errorFunction:
+      options.errorFunction === undefined ? defaultToolErrorFunction : options.errorFunction,
     inputGuardrails: options.inputGuardrails ?? [],
     outputGuardrails: options.outputGuardrails ?? [],
     parseArguments: (json) => parseToolArguments(options.name, json, schema),
@@ -150,12 +182,19 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
 }
 
 /** Parses a JSON argument string (empty means `{}`) and validates it against `schema`. */
-export function parseToolArguments<T>(toolName: string, json: string, schema: Pick<ResolvedSchema<T>, 'validate'>): Validation<T> {
+export function parseToolArguments<T>(
+  toolName: string,
+  json: string,
+  schema: Pick<ResolvedSchema<T>, 'validate'>,
+): Validation<T> {
   let value: unknown;
   try {
     value = json.trim() === '' ? {} : JSON.parse(json);
   } catch (e) {
-    return { ok: false, message: `Invalid JSON arguments for tool "${toolName}": ${(e as Error).message}. Send a JSON object matching the tool's schema.` };
+    return {
+      ok: false,
+      message: `Invalid JSON arguments for tool "${toolName}": ${(e as Error).message}. Send a JSON object matching the tool's schema.`,
+    };
   }
   const result = schema.validate(value);
   if (result.ok) return result;
@@ -164,7 +203,13 @@ export function parseToolArguments<T>(toolName: string, json: string, schema: Pi
 
 /** The model-facing definition of a function tool. */
 export function toFunctionToolDefinition(t: FunctionTool): FunctionToolDefinition {
-  return { type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: t.strict };
+  return {
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    parameters: t.parameters,
+    strict: t.strict,
+  };
 }
 
 /**
@@ -174,7 +219,8 @@ export function toFunctionToolDefinition(t: FunctionTool): FunctionToolDefinitio
 export function toToolOutput(value: unknown): string | ContentPart[] {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
-  if (Array.isArray(value) && value.length > 0 && value.every(isContentPart)) return value as ContentPart[];
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentPart))
+    return value as ContentPart[];
   if (isContentPart(value)) return [value as ContentPart];
   try {
     return JSON.stringify(value);

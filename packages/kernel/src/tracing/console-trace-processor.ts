@@ -54,18 +54,23 @@ export class ConsoleTraceProcessor implements TracingProcessor {
       children.set(s.parentId, list);
     }
     const ids = new Set(spans.map((s) => s.spanId));
-    const lines = [`trace ${trace.name} (${trace.traceId}) ${(trace.endedAt ?? Date.now()) - trace.startedAt} ms`];
+    const lines = [
+      `trace ${trace.name} (${trace.traceId}) ${(trace.endedAt ?? Date.now()) - trace.startedAt} ms`,
+    ];
     const walk = (parent: string | null, depth: number) => {
       const list = (children.get(parent) ?? []).sort((a, b) => a.startedAt - b.startedAt);
       for (const s of list) {
         const ms = (s.endedAt ?? s.startedAt) - s.startedAt;
-        lines.push(`${'  '.repeat(depth)}└─ ${label(s)} ${ms} ms${s.error ? ` ✗ ${s.error.message}` : ''}`);
+        lines.push(
+          `${'  '.repeat(depth)}└─ ${label(s)} ${ms} ms${s.error ? ` ✗ ${s.error.message}` : ''}`,
+        );
         walk(s.spanId, depth + 1);
       }
     };
     walk(null, 1);
     // Spans whose parent lives in another trace segment (should not happen) are still shown.
-    for (const s of spans) if (s.parentId !== null && !ids.has(s.parentId)) lines.push(`  └─ (orphan) ${label(s)}`);
+    for (const s of spans)
+      if (s.parentId !== null && !ids.has(s.parentId)) lines.push(`  └─ (orphan) ${label(s)}`);
     this.write(lines.join('\n'));
   }
 

@@ -7,7 +7,10 @@ import type { TracingProcessor } from './span-types.js';
 
 let processors: TracingProcessor[] = [];
 let errorHandler: (error: unknown, processor: TracingProcessor) => void = (error) => {
-  console.error('[baton] a tracing processor threw; further errors of this processor are not reported:', error);
+  console.error(
+    '[baton] a tracing processor threw; further errors of this processor are not reported:',
+    error,
+  );
 };
 const reported = new WeakSet<TracingProcessor>();
 
@@ -27,12 +30,17 @@ export function getTraceProcessors(): readonly TracingProcessor[] {
 }
 
 /** Replaces the handler that receives the first error of each failing processor. */
-export function setTracingErrorHandler(handler: (error: unknown, processor: TracingProcessor) => void): void {
+export function setTracingErrorHandler(
+  handler: (error: unknown, processor: TracingProcessor) => void,
+): void {
   errorHandler = handler;
 }
 
 /** Calls `fn` for each processor, isolating failures. */
-export function notifyProcessors(list: readonly TracingProcessor[], fn: (p: TracingProcessor) => void): void {
+export function notifyProcessors(
+  list: readonly TracingProcessor[],
+  fn: (p: TracingProcessor) => void,
+): void {
   for (const p of list) {
     try {
       fn(p);
@@ -51,5 +59,11 @@ export function notifyProcessors(list: readonly TracingProcessor[], fn: (p: Trac
 
 /** Flushes every registered processor (errors are reported, not thrown). */
 export async function flushTraces(): Promise<void> {
-  await Promise.all(processors.map((p) => Promise.resolve().then(() => p.forceFlush()).catch((e) => errorHandler(e, p))));
+  await Promise.all(
+    processors.map((p) =>
+      Promise.resolve()
+        .then(() => p.forceFlush())
+        .catch((e) => errorHandler(e, p)),
+    ),
+  );
 }

@@ -11,7 +11,11 @@ export class Tracer {
   readonly includeSensitiveData: boolean;
   private readonly processors: readonly TracingProcessor[];
 
-  constructor(trace: Trace, processors: readonly TracingProcessor[], includeSensitiveData: boolean) {
+  constructor(
+    trace: Trace,
+    processors: readonly TracingProcessor[],
+    includeSensitiveData: boolean,
+  ) {
     this.trace = trace;
     this.processors = processors;
     this.includeSensitiveData = includeSensitiveData;

@@ -39,10 +39,25 @@ describe('kernel tracing', () => {
     for (const stream of [false, true]) {
       const rec = new RecordingTraceProcessor();
       setTraceProcessors([rec]);
-      const outcome = await runMode(() => ({ agent: buildDesk().triage, input: 'broken mug #42', options: { workflowName: 'support', groupId: 'conv-1', traceMetadata: { tenant: 'acme' } } }), stream);
+      const outcome = await runMode(
+        () => ({
+          agent: buildDesk().triage,
+          input: 'broken mug #42',
+          options: {
+            workflowName: 'support',
+            groupId: 'conv-1',
+            traceMetadata: { tenant: 'acme' },
+          },
+        }),
+        stream,
+      );
       expect(outcome.error).toBeUndefined();
       expect(rec.traces).toHaveLength(1);
-      expect(rec.traces[0]).toMatchObject({ name: 'support', groupId: 'conv-1', metadata: { tenant: 'acme' } });
+      expect(rec.traces[0]).toMatchObject({
+        name: 'support',
+        groupId: 'conv-1',
+        metadata: { tenant: 'acme' },
+      });
       expect(rec.ended).toHaveLength(rec.started.length);
       expect(rec.events[0]).toMatch(/^trace_start/);
       expect(rec.events.at(-1)).toMatch(/^trace_end/);
@@ -55,7 +70,9 @@ describe('kernel tracing', () => {
   it('includeSensitiveData: false keeps the structure and drops inputs, outputs and arguments', async () => {
     const rec = new RecordingTraceProcessor();
     setTraceProcessors([rec]);
-    await run(buildDesk().triage, 'my secret order #42', { tracing: { includeSensitiveData: false } });
+    await run(buildDesk().triage, 'my secret order #42', {
+      tracing: { includeSensitiveData: false },
+    });
     expect(rec.tree()).toEqual(DESK_TREE);
     const dump = JSON.stringify(rec.ended);
     expect(dump).not.toContain('secret order');
@@ -70,17 +87,47 @@ describe('kernel tracing', () => {
   it('redacted tool errors never reach a span', async () => {
     const rec = new RecordingTraceProcessor();
     setTraceProcessors([rec]);
-    const t = tool({ name: 'db', description: '', execute: () => { throw new Error('password=hunter2'); } });
-    await run(new Agent({ name: 'A', tools: [t], model: new ScriptedModel([[fc('db', {}, 'c1')], [msg('sorry')]]) }), 'x');
+    const t = tool({
+      name: 'db',
+      description: '',
+      execute: () => {
+        throw new Error('password=hunter2');
+      },
+    });
+    await run(
+      new Agent({
+        name: 'A',
+        tools: [t],
+        model: new ScriptedModel([[fc('db', {}, 'c1')], [msg('sorry')]]),
+      }),
+      'x',
+    );
     const fnSpan = rec.ended.find((s) => s.data.kind === 'function')!;
-    expect(fnSpan.error?.message).toBe('An error occurred while running the tool. Please try again.');
+    expect(fnSpan.error?.message).toBe(
+      'An error occurred while running the tool. Please try again.',
+    );
     expect(JSON.stringify(rec.ended)).not.toContain('hunter2');
   });
 
   it('a throwing processor does not change the run, and is reported once', async () => {
     const reported: unknown[] = [];
     setTracingErrorHandler((e) => reported.push(e));
-    const bad = { onTraceStart() { throw new Error('boom'); }, onTraceEnd() { throw new Error('boom'); }, onSpanStart() { throw new Error('boom'); }, onSpanEnd() { throw new Error('boom'); }, forceFlush: async () => {}, shutdown: async () => {} };
+    const bad = {
+      onTraceStart() {
+        throw new Error('boom');
+      },
+      onTraceEnd() {
+        throw new Error('boom');
+      },
+      onSpanStart() {
+        throw new Error('boom');
+      },
+      onSpanEnd() {
+        throw new Error('boom');
+      },
+      forceFlush: async () => {},
+      shutdown: async () => {},
+    };
     const rec = new RecordingTraceProcessor();
     setTraceProcessors([bad, rec]);
     const result = await run(buildDesk().triage, 'broken mug #42');
@@ -106,7 +153,11 @@ describe('kernel tracing', () => {
     await run(desk.triage, state);
     expect(rec.traces).toHaveLength(2);
     expect(rec.traces[1].traceId).toBe(rec.traces[0].traceId);
-    expect(rec.ended.filter((s) => s.data.kind === 'function' && (s.data as any).name === 'issue_refund')).toHaveLength(1);
+    expect(
+      rec.ended.filter(
+        (s) => s.data.kind === 'function' && (s.data as any).name === 'issue_refund',
+      ),
+    ).toHaveLength(1);
   });
 
   it('withCustomSpan nests under the calling tool, even for concurrent tools', async () => {
@@ -115,12 +166,25 @@ describe('kernel tracing', () => {
     const t = tool({
       name: 'work',
       description: '',
-      execute: async (_a, _c, d) => withCustomSpan(`step-${d.callId}`, async () => { await new Promise((r) => setTimeout(r, d.callId === 'a' ? 20 : 1)); return 'ok'; }),
+      execute: async (_a, _c, d) =>
+        withCustomSpan(`step-${d.callId}`, async () => {
+          await new Promise((r) => setTimeout(r, d.callId === 'a' ? 20 : 1));
+          return 'ok';
+        }),
     });
-    await run(new Agent({ name: 'A', tools: [t], model: new ScriptedModel([[fc('work', {}, 'a'), fc('work', {}, 'b')], [msg('done')]]) }), 'x');
+    await run(
+      new Agent({
+        name: 'A',
+        tools: [t],
+        model: new ScriptedModel([[fc('work', {}, 'a'), fc('work', {}, 'b')], [msg('done')]]),
+      }),
+      'x',
+    );
     const byId = new Map(rec.started.map((s) => [s.spanId, s]));
     for (const id of ['a', 'b']) {
-      const custom = rec.started.find((s) => s.data.kind === 'custom' && (s.data as any).name === `step-${id}`)!;
+      const custom = rec.started.find(
+        (s) => s.data.kind === 'custom' && (s.data as any).name === `step-${id}`,
+      )!;
       expect((byId.get(custom.parentId!)!.data as any).callId).toBe(id);
     }
   });
@@ -128,7 +192,10 @@ describe('kernel tracing', () => {
   it('ConsoleTraceProcessor prints an indented tree; JsonlTraceExporter writes one JSON per span', async () => {
     const lines: string[] = [];
     const jsonl: string[] = [];
-    setTraceProcessors([new ConsoleTraceProcessor({ write: (l) => lines.push(l) }), new JsonlTraceExporter((l) => jsonl.push(l))]);
+    setTraceProcessors([
+      new ConsoleTraceProcessor({ write: (l) => lines.push(l) }),
+      new JsonlTraceExporter((l) => jsonl.push(l)),
+    ]);
     await run(buildDesk().triage, 'broken mug #42', { workflowName: 'desk' });
     const out = lines.join('\n');
     expect(out).toMatch(/^trace desk \(trace_[0-9a-f]{32}\)/);
