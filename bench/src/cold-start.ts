@@ -1,6 +1,6 @@
 /**
- * S9: cold start. Import time is the whole-process time of `node -e "import('<entry>')"` minus
- * that of `node -e 0`, paired per round (median of many spawns, interleaved). Bundle size is the
+ * S9: cold start. Import time is the median whole-process time of `node -e "import('<entry>')"`
+ * minus the median of `node -e 0`, over many interleaved spawns. Bundle size is the
  * minified esbuild ESM bundle of `programs/<runtime>.ts` (Agent + run + one tool), with a
  * two-statement `require` banner so CommonJS dependencies run; each bundle is also executed once
  * and must print `done`.
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { derive, interleave, type Stats, stats } from './harness.js';
+import { interleave, type Stats, stats } from './harness.js';
 import type { Row } from './rows.js';
 import type { RuntimeId } from './types.js';
 
@@ -45,14 +45,18 @@ const importCode = (spec: string) =>
 async function importTimes(
   ids: RuntimeId[],
   spawns: number,
-): Promise<{ times: Partial<Record<RuntimeId, Stats>>; zod: Stats }> {
+): Promise<{ times: Partial<Record<RuntimeId, Stats>>; zod: Stats; baseMs: number }> {
   const keys = ['none', 'zod', ...ids];
   const m = await interleave(keys, spawns, async (k) => [
     spawnMs(k === 'none' ? '0' : importCode(k === 'zod' ? 'zod' : ENTRIES[k as RuntimeId])),
   ]);
   const times: Partial<Record<RuntimeId, Stats>> = {};
-  for (const id of ids) times[id] = derive(m[id][0], m.none[0], (a, b) => a - b);
-  return { times, zod: derive(m.zod[0], m.none[0], (a, b) => a - b) };
+  // Median of the entry's spawns minus the median of the `node -e 0` spawns (a paired difference
+  // would add the baseline's noise to every sample); the spread is the entry's own.
+  const base = m.none[0].median;
+  const above = (s: Stats) => stats(s.samples.map((x) => x - base));
+  for (const id of ids) times[id] = above(m[id][0]);
+  return { times, zod: above(m.zod[0]), baseMs: base };
 }
 
 /**
@@ -111,11 +115,10 @@ export async function s9(
   ids: RuntimeId[],
   spawns: number,
 ): Promise<{ rows: Row[]; nodeBaselineMs: number; zodImportMs: number }> {
-  const baseline = stats(Array.from({ length: Math.min(spawns, 5) }, () => spawnMs('0')));
   const imports = await importTimes(ids, spawns);
   const bundles = await bundleSizes(ids);
   return {
-    nodeBaselineMs: baseline.median,
+    nodeBaselineMs: imports.baseMs,
     zodImportMs: imports.zod.median,
     rows: [
       {

@@ -5,13 +5,20 @@
  * Progress goes to stderr. Exits 1 when a scenario's correctness check fails; missed targets are
  * reported, never an exit code (benchmarks are not assertions).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { s9 } from './cold-start.js';
 import { gcAvailable, type MeasureOptions } from './harness.js';
 import { s8 } from './memory.js';
 import { RuntimeWorker } from './remote.js';
-import { machine, packageVersion, type Report, renderMarkdown } from './report.js';
+import {
+  machine,
+  packageVersion,
+  type Report,
+  renderMarkdown,
+  renderTable,
+  renderTargets,
+} from './report.js';
 import { type Row, RUNTIMES } from './rows.js';
 import { IN_PROCESS } from './scenarios.js';
 import { CONCURRENT_RUNS, HOLD_TURN, LOOP_TOOL_TURNS, STREAM_DELTAS } from './script.js';
@@ -27,12 +34,12 @@ interface Settings extends MeasureOptions {
   s9Spawns: number;
 }
 const FULL: Settings = {
-  rounds: 7,
-  warmupMs: 300,
+  rounds: 11,
+  warmupMs: 500,
   sampleMs: 200,
   s8Rounds: 3,
   s8Runs: CONCURRENT_RUNS,
-  s9Spawns: 15,
+  s9Spawns: 21,
 };
 const QUICK: Settings = {
   rounds: 3,
@@ -40,7 +47,7 @@ const QUICK: Settings = {
   sampleMs: 30,
   s8Rounds: 1,
   s8Runs: 250,
-  s9Spawns: 4,
+  s9Spawns: 3,
 };
 
 function parseArgs(argv: string[]) {
@@ -59,11 +66,11 @@ function parseArgs(argv: string[]) {
         .filter(Boolean);
       const bad = only.filter((s) => !ALL.includes(s));
       if (bad.length || only.length === 0)
-        throw new Error(`unknown scenario ${bad.join(',') || '(none)'}; ${USAGE}`);
+        throw new UsageError(`unknown scenario ${bad.join(',') || '(none)'}; ${USAGE}`);
     } else if (a === '--help' || a === '-h') {
       console.log(USAGE);
       process.exit(0);
-    } else throw new Error(`unknown option ${a}; ${USAGE}`);
+    } else throw new UsageError(`unknown option ${a}; ${USAGE}`);
   }
   return { quick, json, only: ALL.filter((s) => only.includes(s)) };
 }
@@ -196,10 +203,33 @@ function writeResults(report: Report, markdown: string): void {
     writeFileSync(`${dir}${name}.json`, json);
     writeFileSync(`${dir}${name}.md`, markdown);
   }
-  log(`wrote results/latest.{json,md} and results/${day}.{json,md}`);
+  const readme = fileURLToPath(new URL('../README.md', import.meta.url));
+  const text = readFileSync(readme, 'utf8');
+  const start = text.indexOf(README_START);
+  const end = text.indexOf(README_END);
+  if (start >= 0 && end > start) {
+    const m = report.meta;
+    const block = [
+      README_START,
+      `Full run of ${m.date.slice(0, 10)} on ${m.machine.cpuModel} × ${m.machine.cpuCount}, ${m.machine.memoryGb} GB, Node ${m.node}`,
+      `(@openai/agents ${m.versions['@openai/agents']}, ai ${m.versions.ai}). Median (min–max); lower is better.`,
+      '',
+      renderTable(report),
+      '',
+      renderTargets(report.targets),
+      '',
+    ].join('\n');
+    writeFileSync(readme, text.slice(0, start) + block + text.slice(end));
+  }
+  log(`wrote results/latest.{json,md}, results/${day}.{json,md} and the README table`);
 }
 
+const README_START = '<!-- bench:latest:start -->';
+const README_END = '<!-- bench:latest:end -->';
+
+class UsageError extends Error {}
+
 main().catch((e) => {
-  log(`bench failed: ${(e as Error).stack ?? e}`);
+  log(e instanceof UsageError ? e.message : `bench failed: ${(e as Error).stack ?? e}`);
   process.exit(1);
 });

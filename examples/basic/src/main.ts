@@ -52,7 +52,8 @@ async function main(): Promise<void> {
 
   for (const item of result.newItems) {
     const raw = item.raw_item as any;
-    if (item.type === 'tool_call_item') console.log(`${item.agent.name} → ${raw.name}(${raw.arguments})`);
+    if (item.type === 'tool_call_item')
+      console.log(`${item.agent.name} → ${raw.name}(${raw.arguments})`);
     else if (item.type === 'tool_call_output_item') console.log(`  ← ${raw.output}`);
     else if (item.type === 'message_output_item')
       console.log(`${item.agent.name}: ${extractText(raw as MessageItem)}`);

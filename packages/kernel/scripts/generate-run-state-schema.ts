@@ -3,5 +3,5 @@ import { writeFileSync } from 'node:fs';
 import { runStateJsonSchema } from '../src/run-state/run-state-json-schema.js';
 
 const target = new URL('../run-state.schema.json', import.meta.url);
-writeFileSync(target, `${JSON.stringify(runStateJsonSchema(), null, 2)}\n`);
+writeFileSync(target, `${JSON.stringify(await runStateJsonSchema(), null, 2)}\n`);
 console.log(`wrote ${target.pathname}`);

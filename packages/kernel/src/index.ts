@@ -76,7 +76,7 @@ export {
   trimToCleanStart,
   userMessage,
 } from './items/item-helpers.js';
-export { itemSchema } from './items/item-schemas.js';
+export { createItemSchemas, type ItemSchemas, loadItemSchemas } from './items/item-schemas.js';
 export type {
   AgentInput,
   ContentPart,
@@ -156,11 +156,25 @@ export {
   type ToolApprovalRecord,
   type TraceInfo,
 } from './run-state/run-state.js';
-export { runStateSchemaV1, type SerializedRunStateV1 } from './run-state/run-state-schema.js';
+export {
+  createRunStateSchemaV1,
+  loadRunStateSchemaV1,
+  type SerializedRunItemV1,
+  type SerializedRunStateV1,
+} from './run-state/run-state-schema.js';
+export { runStateJsonSchema } from './run-state/run-state-json-schema.js';
 export { MemorySession } from './session/memory-session.js';
 // Sessions
 export type { Session, SessionInputCallback, SessionSettings } from './session/session.js';
-export { isZodSchema, type ResolvedSchema, resolveSchema, type SchemaLike } from './tool/schema.js';
+export {
+  formatIssues,
+  type InferSchema,
+  isStandardSchema,
+  type ResolvedSchema,
+  resolveSchema,
+  type SchemaLike,
+  type StandardSchemaLike,
+} from './tool/schema.js';
 export { toStrictJsonSchema, tryStrictJsonSchema } from './tool/strict-schema.js';
 // Tools
 export {

@@ -16,7 +16,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function runOf(agentName: string, context: unknown = {}): CapabilityRun {
   const runContext = new RunContext(context);
-  return { runContext, agent: { name: agentName }, runId: runContext.runId };
+  const data: Record<string, unknown> = {};
+  return {
+    runContext,
+    agent: { name: agentName },
+    runId: runContext.runId,
+    state: { get: (key) => data[key], set: (key, value) => void (data[key] = value) },
+  };
 }
 
 async function toolsFor(capability: McpCapability, run: CapabilityRun): Promise<FunctionTool[]> {

@@ -10,7 +10,7 @@ const desk = buildDesk({ refundNeedsApproval: true });
 // This process's refund model only knows the turn after the approval.
 desk.models.refund.requests.length = 0;
 (desk.models.refund as any).steps.splice(0, 2);
-const state = RunState.fromString(desk.triage, readFileSync(process.argv[2], 'utf8'));
+const state = await RunState.fromString(desk.triage, readFileSync(process.argv[2], 'utf8'));
 for (const item of state.getInterruptions()) state.approve(item);
 const result = await run(desk.triage, state);
 process.stdout.write(

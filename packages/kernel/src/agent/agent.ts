@@ -2,14 +2,18 @@
  * `Agent`: a declaration — instructions, tools, handoffs, guardrails, an output type and a
  * model. Agents hold no run state; one agent can serve many concurrent runs.
  */
-import type { z } from 'zod';
 import type { Capability } from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import { type Handoff, handoff } from '../handoff/handoff.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { Model, ModelSettings, OutputSchemaDefinition } from '../model/model.js';
-import { type ResolvedSchema, resolveSchema, type SchemaLike } from '../tool/schema.js';
+import {
+  type InferSchema,
+  type ResolvedSchema,
+  resolveSchema,
+  type SchemaLike,
+} from '../tool/schema.js';
 import type { FunctionTool, Tool } from '../tool/tool.js';
 import { type AsToolOptions, agentAsTool } from './as-tool.js';
 import type { AgentHooks } from './hooks.js';
@@ -43,10 +47,10 @@ export type Instructions<TContext = any> =
 export type OutputType = SchemaLike | undefined;
 
 /** The parsed final output of an agent with output type `T`. */
-export type OutputOf<T> = T extends z.ZodType
-  ? z.output<T>
-  : T extends undefined
-    ? string
+export type OutputOf<T> = T extends undefined
+  ? string
+  : T extends { readonly '~standard': unknown }
+    ? InferSchema<T>
     : unknown;
 
 /** Anything an agent's `handoffs` list may hold. */

@@ -3,7 +3,6 @@
  * sees only the generated input, shares the parent's context object, adds its usage to the
  * parent's, and pauses the parent when it needs approval.
  */
-import { z } from 'zod';
 import { extractText } from '../items/item-helpers.js';
 import type { AgentInput, MessageItem } from '../items/item-types.js';
 import { NestedRunInterruption, PARENT_RUN, type ParentRunLink } from '../loop/nested-run.js';
@@ -12,7 +11,9 @@ import type { RunStreamEvent } from '../loop/run-events.js';
 import type { RunResultBase } from '../loop/run-result.js';
 import { addUsage, type Usage } from '../model/usage.js';
 import type { SchemaLike } from '../tool/schema.js';
-import { type FunctionTool, type ToolCallDetails, tool } from '../tool/tool.js';
+import { type FunctionTool, parseToolArguments, type ToolCallDetails, tool } from '../tool/tool.js';
+import type { JsonSchema } from '../model/model.js';
+import { DEFAULT_AS_TOOL_PARAMETERS, validateDefaultAsToolArgs } from './as-tool-params.js';
 import type { Agent } from './agent.js';
 import { AS_TOOL_AGENT } from './agent-graph.js';
 
@@ -43,8 +44,6 @@ export interface AsToolOptions<TContext = any> {
   }) => void | Promise<void>;
 }
 
-const DEFAULT_PARAMETERS = z.object({ input: z.string().describe('The input for the agent.') });
-
 function snake(name: string): string {
   return (
     name
@@ -71,7 +70,7 @@ export function agentAsTool<TContext>(
     name: options.toolName ?? snake(agent.name),
     description:
       options.toolDescription ?? agent.handoffDescription ?? `Ask the ${agent.name} agent.`,
-    parameters: options.parameters ?? DEFAULT_PARAMETERS,
+    parameters: options.parameters ?? (DEFAULT_AS_TOOL_PARAMETERS as unknown as JsonSchema),
     needsApproval: options.needsApproval,
     isEnabled: options.isEnabled as any,
     execute: async (args: any, ctx: RunContext<TContext>, details: ToolCallDetails) => {
@@ -116,6 +115,11 @@ export function agentAsTool<TContext>(
       return out;
     },
   });
+  if (!options.parameters) {
+    const name = t.name;
+    (t as { parseArguments: FunctionTool['parseArguments'] }).parseArguments = (json) =>
+      parseToolArguments(name, json, { validate: validateDefaultAsToolArgs });
+  }
   Object.defineProperty(t, AS_TOOL_AGENT, { value: agent, enumerable: false });
   return t as FunctionTool<TContext>;
 }

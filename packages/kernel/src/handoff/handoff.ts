@@ -3,13 +3,13 @@
  * agent the current one. Default tool name `transfer_to_<snake_case agent name>`, output
  * `{"assistant": "<name>"}`.
  */
-import type { z } from 'zod';
 import { UserError } from '../errors/errors.js';
 import type { Item } from '../items/item-types.js';
 import type { AgentRef, RunItem } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { JsonSchema } from '../model/model.js';
 import {
+  type InferSchema,
   type ResolvedSchema,
   resolveSchema,
   type SchemaLike,
@@ -46,7 +46,7 @@ export interface Handoff<TContext = any, TAgent extends HandoffTarget = HandoffT
   readonly strict: boolean;
   readonly agent: TAgent;
   readonly inputFilter?: HandoffInputFilter;
-  parseArguments(json: string): Validation<unknown>;
+  parseArguments(json: string): Validation<unknown> | Promise<Validation<unknown>>;
   onHandoff?(ctx: RunContext<TContext>, input: unknown): void | Promise<void>;
   isEnabled(ctx: RunContext<TContext>, agent: AgentRef): boolean | Promise<boolean>;
 }
@@ -56,10 +56,7 @@ export interface HandoffOptions<TContext = any, P extends SchemaLike = JsonSchem
   toolDescription?: string;
   /** zod (or JSON Schema) for arguments the model must give; validated and passed to `onHandoff`. */
   inputType?: P;
-  onHandoff?: (
-    ctx: RunContext<TContext>,
-    input: P extends z.ZodType ? z.output<P> : unknown,
-  ) => void | Promise<void>;
+  onHandoff?: (ctx: RunContext<TContext>, input: InferSchema<P>) => void | Promise<void>;
   inputFilter?: HandoffInputFilter;
   isEnabled?:
     | boolean

@@ -16,9 +16,12 @@ export function assistantMessage(text: string): MessageItem {
   };
 }
 
-/** Normalizes run input: a string becomes one user message; a list is copied shallowly. */
+/**
+ * Normalizes run input: a string becomes one user message; a list is used as is (not copied —
+ * the run never mutates it, and the caller must not mutate it while the run is in progress).
+ */
 export function toInputList(input: AgentInput): Item[] {
-  return typeof input === 'string' ? [userMessage(input)] : input.slice();
+  return typeof input === 'string' ? [userMessage(input)] : input;
 }
 
 /**

@@ -5,7 +5,6 @@ import type { AnyAgent, RunRuntime } from './run-runtime.js';
 export async function callHooks(
   rt: RunRuntime,
   agent: AnyAgent,
-  _name: keyof RunHooks,
   call: (hooks: RunHooks) => void | Promise<void> | undefined,
 ): Promise<void> {
   const runHooks = rt.options.hooks;

@@ -5,13 +5,12 @@
  */
 
 import { ModelCallError } from '../errors/errors.js';
-import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../model/model.js';
+import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { addUsage } from '../model/usage.js';
 import type { GenerationSpanData, Span } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { backoffDelayMs, defaultRetryAdvice, sleep, toAbortError } from './retry.js';
-import type { RunStreamEvent } from './run-events.js';
 import type { RunRuntime } from './run-runtime.js';
 
 const OUTPUT_EVENTS = new Set([
@@ -22,14 +21,14 @@ const OUTPUT_EVENTS = new Set([
   'output_item_done',
 ]);
 
-/** Calls the model for this turn; yields raw stream events (streaming mode) and returns the response. */
-export async function* callModel(
+/** Calls the model for this turn (emitting raw stream events in streaming mode) and returns the response. */
+export async function callModel(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
-): AsyncGenerator<RunStreamEvent, ModelResponse> {
+): Promise<ModelResponse> {
   const { state } = rt;
-  await callHooks(rt, plan.agent, 'onLLMStart', (h) =>
+  await callHooks(rt, plan.agent, (h) =>
     h.onLLMStart?.(state.context, plan.agent, {
       systemInstructions: request.systemInstructions,
       input: request.input,
@@ -50,19 +49,14 @@ export async function* callModel(
   let response: ModelResponse;
   try {
     const wrap = rt.options.durability?.wrapModelCall;
-    if (wrap) {
-      const events: ModelStreamEvent[] = [];
-      response = await wrap(
-        { runId: state.runId, turn: state.currentTurn, agentName: plan.agent.name },
-        request,
-        () => attemptWithRetries(rt, plan, request, (e) => events.push(e)),
-      );
-      for (const e of events) yield { type: 'raw_model_stream_event', data: e };
-    } else if (rt.stream) {
-      response = yield* streamWithRetries(rt, plan, request);
-    } else {
-      response = await attemptWithRetries(rt, plan, request, undefined);
-    }
+    const call = () => attemptWithRetries(rt, plan, request);
+    response = wrap
+      ? await wrap(
+          { runId: state.runId, turn: state.currentTurn, agentName: plan.agent.name },
+          request,
+          call,
+        )
+      : await call();
   } catch (error) {
     if (span)
       rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
@@ -71,9 +65,7 @@ export async function* callModel(
   if (span) finishGenerationSpan(rt, span, response);
   addUsage(state.context.usage, { requests: 1, ...response.usage });
   state.modelResponses.push(response);
-  await callHooks(rt, plan.agent, 'onLLMEnd', (h) =>
-    h.onLLMEnd?.(state.context, plan.agent, response),
-  );
+  await callHooks(rt, plan.agent, (h) => h.onLLMEnd?.(state.context, plan.agent, response));
   return response;
 }
 
@@ -97,8 +89,9 @@ async function retryOrThrow(
   error: unknown,
   attempt: number,
 ): Promise<void> {
-  if (request.signal?.aborted)
+  if (request.signal?.aborted) {
     throw rt.signal?.aborted ? toAbortError(rt.signal, error) : (request.signal.reason ?? error);
+  }
   const maxRetries = rt.options.retry?.maxRetries ?? 2;
   const advice = plan.model.getRetryAdvice?.(error, attempt) ?? defaultRetryAdvice(error);
   if (!advice.retry || attempt > maxRetries) throw error;
@@ -109,53 +102,22 @@ async function attemptWithRetries(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
-  onEvent: ((e: ModelStreamEvent) => void) | undefined,
 ): Promise<ModelResponse> {
   for (let attempt = 1; ; attempt++) {
     let emitted = false;
     try {
-      if (!onEvent || !rt.stream) return await plan.model.getResponse(request);
+      if (!rt.stream) return await plan.model.getResponse(request);
       let done: ModelResponse | undefined;
       for await (const event of plan.model.getStreamedResponse(request)) {
         if (event.type === 'response_done') done = event.response;
-        else {
-          if (OUTPUT_EVENTS.has(event.type)) emitted = true;
-          onEvent(event);
-        }
+        else if (!emitted && OUTPUT_EVENTS.has(event.type)) emitted = true;
+        rt.emit({ type: 'raw_model_stream_event', data: event });
       }
-      if (!done)
+      if (!done) {
         throw new ModelCallError('The model stream ended without a response_done event.', {
           retryable: !emitted,
         });
-      return done;
-    } catch (error) {
-      if (emitted) throw error;
-      await retryOrThrow(rt, plan, request, error, attempt);
-    }
-  }
-}
-
-async function* streamWithRetries(
-  rt: RunRuntime,
-  plan: TurnPlan,
-  request: ModelRequest,
-): AsyncGenerator<RunStreamEvent, ModelResponse> {
-  for (let attempt = 1; ; attempt++) {
-    let emitted = false;
-    try {
-      let done: ModelResponse | undefined;
-      for await (const event of plan.model.getStreamedResponse(request)) {
-        if (event.type === 'response_done') done = event.response;
-        else {
-          if (!emitted && OUTPUT_EVENTS.has(event.type)) emitted = true;
-          yield { type: 'raw_model_stream_event', data: event };
-        }
       }
-      if (!done)
-        throw new ModelCallError('The model stream ended without a response_done event.', {
-          retryable: !emitted,
-        });
-      yield { type: 'raw_model_stream_event', data: { type: 'response_done', response: done } };
       return done;
     } catch (error) {
       if (emitted) {

@@ -31,7 +31,7 @@ export async function executeHandoff(
     { kind: 'handoff', from: from.name, to: target.name },
     rt.turnSpan,
   );
-  const parsed = h.parseArguments(call.arguments);
+  const parsed = await h.parseArguments(call.arguments);
   if (!parsed.ok) {
     const out: FunctionCallOutputItem = {
       type: 'function_call_output',
@@ -93,4 +93,6 @@ async function applyInputFilter(rt: RunRuntime, filter: HandoffInputFilter): Pro
     fromGeneratedIndex: state.generatedItems.length,
   };
   rt.modelInput = view;
+  rt.modelInputOwned = true;
+  rt.pendingModelItems = [];
 }

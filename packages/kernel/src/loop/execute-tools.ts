@@ -112,7 +112,7 @@ async function executeOne(
       `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
       false,
     );
-  const parsed = tool.parseArguments(call.arguments);
+  const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return outputItem(agent, call, parsed.message, false);
   const decision = state.isApproved(tool.name, call.call_id);
   if (decision === false)
@@ -165,9 +165,7 @@ async function executeOne(
         out.behavior.message,
       );
   }
-  await callHooks(rt, agent, 'onToolStart', (h) =>
-    h.onToolStart?.(state.context, agent, tool.name, call),
-  );
+  await callHooks(rt, agent, (h) => h.onToolStart?.(state.context, agent, tool.name, call));
   const span = rt.tracer?.startSpan<FunctionSpanData>(
     {
       kind: 'function',
@@ -266,9 +264,7 @@ async function executeOne(
     }
     rt.tracer!.endSpan(span, failureText !== undefined ? { message: failureText } : undefined);
   }
-  await callHooks(rt, agent, 'onToolEnd', (h) =>
-    h.onToolEnd?.(state.context, agent, tool.name, call, value),
-  );
+  await callHooks(rt, agent, (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
   return outcome;
 }
 

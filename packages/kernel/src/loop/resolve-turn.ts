@@ -102,10 +102,12 @@ export function processResponse(
  * output type.
  * @throws ModelBehaviorError (with `rawText`) when the output is not valid for the output type.
  */
-export function parseFinalOutput(
+export async function parseFinalOutput(
   plan: TurnPlan,
   message: MessageItem,
-): { ok: true; value: unknown } | { ok: false; error: ModelBehaviorError; rawText: string } {
+): Promise<
+  { ok: true; value: unknown } | { ok: false; error: ModelBehaviorError; rawText: string }
+> {
   const text = extractText(message);
   if (!plan.outputSchema) return { ok: true, value: text };
   const refusal = extractRefusal(message);
@@ -132,7 +134,7 @@ export function parseFinalOutput(
       ),
     };
   }
-  const result = plan.outputSchema.validate(value);
+  const result = await plan.outputSchema.validate(value);
   if (result.ok) return { ok: true, value: result.value };
   return {
     ok: false,

@@ -9,7 +9,6 @@ import type { AgentSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { teardownAgents } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
-import type { RunStreamEvent } from './run-events.js';
 import { runOutputGuardrails } from './run-guardrails.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 import { runTurn } from './run-turn.js';
@@ -44,15 +43,15 @@ export function replayableHistory(rt: RunRuntime) {
   ]);
 }
 
-/** Drives the run to a final output or an interruption, yielding its stream events. */
-export async function* runLoop(rt: RunRuntime): AsyncGenerator<RunStreamEvent, void> {
+/** Drives the run to a final output or an interruption, emitting its stream events. */
+export async function runLoop(rt: RunRuntime): Promise<void> {
   const { state } = rt;
   const topLevel = !rt.nested;
   if (topLevel) rt.tracer?.startTrace();
   let failure: { message: string } | undefined;
   try {
     startAgentSpan(rt, state.currentAgent);
-    yield { type: 'agent_updated_stream_event', agent: state.currentAgent };
+    rt.emit({ type: 'agent_updated_stream_event', agent: state.currentAgent });
     for (;;) {
       if (!state.pendingTurn && state.currentTurn >= state.maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
@@ -61,7 +60,7 @@ export async function* runLoop(rt: RunRuntime): AsyncGenerator<RunStreamEvent, v
         await finish(rt, finalOutput);
         return;
       }
-      const step = yield* runTurn(rt);
+      const step = await runTurn(rt);
       rt.lastStep = step.type;
       if (rt.turnSpan) rt.tracer!.endSpan(rt.turnSpan);
       rt.turnSpan = undefined;
@@ -80,7 +79,7 @@ export async function* runLoop(rt: RunRuntime): AsyncGenerator<RunStreamEvent, v
       state.agentStarted = false;
       if (!budgetLeft) return;
       startAgentSpan(rt, step.newAgent);
-      yield { type: 'agent_updated_stream_event', agent: step.newAgent };
+      rt.emit({ type: 'agent_updated_stream_event', agent: step.newAgent });
     }
   } catch (error) {
     const final =
@@ -107,5 +106,5 @@ async function finish(rt: RunRuntime, output: unknown): Promise<void> {
   await runOutputGuardrails(rt, agent, output);
   state.finalOutput = output;
   state.hasFinalOutput = true;
-  await callHooks(rt, agent, 'onAgentEnd', (h) => h.onAgentEnd?.(state.context, agent, output));
+  await callHooks(rt, agent, (h) => h.onAgentEnd?.(state.context, agent, output));
 }

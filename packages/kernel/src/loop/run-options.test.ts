@@ -16,16 +16,26 @@ describe('run options', () => {
       alpha: { getModel: (name) => (asked.push(name), a) },
       beta: { getModel: (name) => (asked.push(name), b) },
     });
-    expect((await run(new Agent({ name: 'x', model: 'beta:big-1' }), 'hi', { modelProvider: registry })).finalOutput).toBe('from b');
+    expect(
+      (await run(new Agent({ name: 'x', model: 'beta:big-1' }), 'hi', { modelProvider: registry }))
+        .finalOutput,
+    ).toBe('from b');
     expect(asked).toEqual(['big-1']);
-    await expect(run(new Agent({ name: 'x', model: 'gamma:m' }), 'hi', { modelProvider: registry })).rejects.toThrow(/No model provider registered for prefix "gamma"/);
+    await expect(
+      run(new Agent({ name: 'x', model: 'gamma:m' }), 'hi', { modelProvider: registry }),
+    ).rejects.toThrow(/No model provider registered for prefix "gamma"/);
     await expect(run(new Agent({ name: 'x', model: 'm' }), 'hi')).rejects.toBeInstanceOf(UserError);
   });
 
   it('callModelInputFilter rewrites what the model sees, not the transcript', async () => {
     const m = new ScriptedModel([[msg('ok')]]);
     const r = await run(new Agent({ name: 'x', instructions: 'base', model: m }), 'secret 1234', {
-      callModelInputFilter: ({ input, systemInstructions }) => ({ systemInstructions: `${systemInstructions} (filtered)`, input: input.map((i) => (i.type === 'message' ? { ...i, content: 'redacted' } : i)) as Item[] }),
+      callModelInputFilter: ({ input, systemInstructions }) => ({
+        systemInstructions: `${systemInstructions} (filtered)`,
+        input: input.map((i) =>
+          i.type === 'message' ? { ...i, content: 'redacted' } : i,
+        ) as Item[],
+      }),
     });
     expect(m.requests[0].systemInstructions).toBe('base (filtered)');
     expect(m.requests[0].input).toEqual([{ type: 'message', role: 'user', content: 'redacted' }]);
@@ -36,7 +46,11 @@ describe('run options', () => {
     const runner = new Runner({ context: { tenant: 'acme' }, maxTurns: 3 });
     const seen: unknown[] = [];
     const m = new ScriptedModel([[msg('ok')]]);
-    const agent = new Agent({ name: 'x', instructions: (ctx) => (seen.push(ctx.context), 'i'), model: m });
+    const agent = new Agent({
+      name: 'x',
+      instructions: (ctx) => (seen.push(ctx.context), 'i'),
+      model: m,
+    });
     const r = await runner.run(agent, 'hi');
     expect(seen).toEqual([{ tenant: 'acme' }]);
     expect(r.state.maxTurns).toBe(3);
@@ -55,21 +69,36 @@ describe('sessions in the loop', () => {
       ],
     });
     const m = new ScriptedModel([[msg('new answer')]]);
-    await run(new Agent({ name: 'x', model: m }), 'new question', { session, sessionSettings: { limit: 2 } });
+    await run(new Agent({ name: 'x', model: m }), 'new question', {
+      session,
+      sessionSettings: { limit: 2 },
+    });
     // the window [output x, assistant old 2] starts with an orphan output: trimmed to a clean boundary
     expect(m.requests[0].input).toEqual([
       { type: 'message', role: 'assistant', content: 'old 2' },
       { type: 'message', role: 'user', content: 'new question' },
     ]);
     const items = await session.getItems();
-    expect(items.slice(4).map((i) => (i as any).content?.[0]?.text ?? (i as any).content)).toEqual(['new question', 'new answer']);
+    expect(items.slice(4).map((i) => (i as any).content?.[0]?.text ?? (i as any).content)).toEqual([
+      'new question',
+      'new answer',
+    ]);
   });
 
   it('sessionInputCallback may rewrite what is sent; only the new input is stored', async () => {
-    const session = new MemorySession({ initialItems: [{ type: 'message', role: 'user', content: 'old' }] });
+    const session = new MemorySession({
+      initialItems: [{ type: 'message', role: 'user', content: 'old' }],
+    });
     const m = new ScriptedModel([[msg('ok')]]);
-    await run(new Agent({ name: 'x', model: m }), 'new', { session, sessionInputCallback: (history, items) => [...items, ...history] });
+    await run(new Agent({ name: 'x', model: m }), 'new', {
+      session,
+      sessionInputCallback: (history, items) => [...items, ...history],
+    });
     expect(m.requests[0].input.map((i: any) => i.content)).toEqual(['new', 'old']);
-    expect((await session.getItems()).map((i: any) => i.content?.[0]?.text ?? i.content)).toEqual(['old', 'new', 'ok']);
+    expect((await session.getItems()).map((i: any) => i.content?.[0]?.text ?? i.content)).toEqual([
+      'old',
+      'new',
+      'ok',
+    ]);
   });
 });

@@ -97,59 +97,72 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
   implements AsyncIterable<RunStreamEvent>
 {
   /** Resolves when the run ends; rejects with its error. */
-  readonly completed: Promise<void>;
+  completed: Promise<void> = Promise.resolve();
   /** The run's error once it failed. */
   error: unknown;
-  private readonly buffer: RunStreamEvent[] = [];
+  private buffer: RunStreamEvent[] = [];
   private head = 0;
   private done = false;
   private wake: (() => void) | undefined;
 
-  constructor(state: RunState<TContext, TAgent>, events: AsyncGenerator<RunStreamEvent, void>) {
-    super(state);
-    this.completed = this.pump(events);
+  /** Receives the loop's events (bound, so the loop can call it directly). */
+  readonly push = (event: RunStreamEvent): void => {
+    this.buffer.push(event);
+    const wake = this.wake;
+    if (wake) {
+      this.wake = undefined;
+      wake();
+    }
+  };
+
+  /** Ties the result to the running loop (internal). */
+  attach(loop: Promise<void>): void {
+    this.completed = loop.then(
+      () => this.finish(undefined),
+      (error) => {
+        this.finish(error);
+        throw error;
+      },
+    );
     this.completed.catch(() => {});
   }
 
-  private async pump(events: AsyncGenerator<RunStreamEvent, void>): Promise<void> {
-    try {
-      for await (const event of events) {
-        this.buffer.push(event);
-        if (this.wake) {
-          const w = this.wake;
-          this.wake = undefined;
-          w();
-        }
-      }
-    } catch (error) {
-      this.error = error;
-      throw error;
-    } finally {
-      this.done = true;
-      this.wake?.();
-    }
+  private finish(error: unknown): void {
+    this.error = error;
+    this.done = true;
+    this.wake?.();
+    this.wake = undefined;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<RunStreamEvent> {
-    for (;;) {
-      while (this.head < this.buffer.length) {
-        const event = this.buffer[this.head];
+  [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent> {
+    const next = (): Promise<IteratorResult<RunStreamEvent>> => {
+      if (this.head < this.buffer.length) {
+        const value = this.buffer[this.head];
         this.buffer[this.head++] = undefined as unknown as RunStreamEvent;
-        yield event;
+        if (this.head === this.buffer.length) {
+          this.buffer = [];
+          this.head = 0;
+        }
+        return Promise.resolve({ value, done: false });
       }
-      if (this.done) break;
-      await new Promise<void>((resolve) => {
+      if (this.done) {
+        return this.error !== undefined
+          ? Promise.reject(this.error)
+          : Promise.resolve({ value: undefined, done: true });
+      }
+      return new Promise<void>((resolve) => {
         this.wake = resolve;
-      });
-    }
-    if (this.error !== undefined) throw this.error;
+      }).then(next);
+    };
+    return { next };
   }
 
   /** The assistant text deltas only, as an async iterable of strings. */
   async *toTextStream(): AsyncIterable<string> {
     for await (const event of this) {
-      if (event.type === 'raw_model_stream_event' && event.data.type === 'text_delta')
+      if (event.type === 'raw_model_stream_event' && event.data.type === 'text_delta') {
         yield event.data.delta;
+      }
     }
   }
 }

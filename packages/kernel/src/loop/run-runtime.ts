@@ -26,8 +26,17 @@ export interface RunRuntime {
   parentSpan?: Span;
   agentSpan?: Span;
   turnSpan?: Span;
-  /** The items the model sees, appended incrementally (by reference, never deep-copied). */
+  /**
+   * The items the model sees. Starts as the run's input array itself (not copied); items of
+   * the run are queued in `pendingModelItems` and appended (after one copy, the first time)
+   * only when a next model call needs them — so a one-turn run never copies its history.
+   */
   modelInput: Item[];
+  /** Whether `modelInput` is the run's own array (safe to push to). */
+  modelInputOwned: boolean;
+  pendingModelItems: Item[];
+  /** Receives the run's stream events (a no-op for non-streaming runs). */
+  emit: (event: RunStreamEvent) => void;
   /** The run's new input (session history excluded), for input guardrails. */
   newInput: Item[];
   /** Index in `state.generatedItems` where the current turn's items start. */
@@ -52,12 +61,26 @@ export interface RunRuntime {
 export function appendItems(rt: RunRuntime, items: RunItem<AnyAgent>[]): void {
   for (const item of items) {
     rt.state.generatedItems.push(item);
-    if (item.type !== 'tool_approval_item') rt.modelInput.push(item.raw_item);
+    if (item.type !== 'tool_approval_item') rt.pendingModelItems.push(item.raw_item);
     if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
       const callId = (item.raw_item as { call_id?: string }).call_id;
       if (callId) rt.completedCallIds.add(callId);
     }
   }
+}
+
+/** The model input with every item of the run so far (copies the input once, then appends). */
+export function currentModelInput(rt: RunRuntime): Item[] {
+  const pending = rt.pendingModelItems;
+  if (pending.length > 0) {
+    if (rt.modelInputOwned) for (const item of pending) rt.modelInput.push(item);
+    else {
+      rt.modelInput = rt.modelInput.concat(pending);
+      rt.modelInputOwned = true;
+    }
+    rt.pendingModelItems = [];
+  }
+  return rt.modelInput;
 }
 
 /** Event name for a run item. */

@@ -13,19 +13,18 @@ import { executeFunctionCalls } from './execute-tools.js';
 import type { NextStep } from './next-step.js';
 import { prepareTurn, type TurnPlan } from './prepare-turn.js';
 import { parseFinalOutput, processResponse } from './resolve-turn.js';
-import type { RunStreamEvent } from './run-events.js';
 import { runInputGuardrails } from './run-guardrails.js';
-import { appendItems, itemEvent, type RunRuntime } from './run-runtime.js';
+import { appendItems, currentModelInput, itemEvent, type RunRuntime } from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
 
-function* eventsSince(rt: RunRuntime, from: number): Generator<RunStreamEvent> {
+function emitSince(rt: RunRuntime, from: number): void {
   const items = rt.state.generatedItems;
-  for (let i = from; i < items.length; i++) yield itemEvent(items[i]);
+  for (let i = from; i < items.length; i++) rt.emit(itemEvent(items[i]));
 }
 
 /** Runs one turn of the current agent and returns what comes next. */
-export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, NextStep> {
+export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const { state } = rt;
   const agent = state.currentAgent;
   rt.turnStartIndex = state.generatedItems.length;
@@ -35,18 +34,18 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
       rt.agentSpan,
     );
     const plan = await prepareTurn(rt, agent);
-    return yield* finishTurn(rt, plan, state.pendingTurn, undefined);
+    return finishTurn(rt, plan, state.pendingTurn, undefined);
   }
   if (!state.agentStarted) {
     state.agentStarted = true;
-    await callHooks(rt, agent, 'onAgentStart', (h) => h.onAgentStart?.(state.context, agent));
+    await callHooks(rt, agent, (h) => h.onAgentStart?.(state.context, agent));
   }
   rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
     { kind: 'turn', turn: state.currentTurn + 1, agentName: agent.name },
     rt.agentSpan,
   );
   const plan = await prepareTurn(rt, agent);
-  let input = rt.modelInput;
+  let input = currentModelInput(rt);
   for (const cap of plan.prepared.capabilities)
     if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun);
   let systemInstructions = plan.systemInstructions;
@@ -102,7 +101,7 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
   state.currentTurn++;
   let response: ModelResponse;
   try {
-    response = yield* callModel(rt, plan, request);
+    response = await callModel(rt, plan, request);
   } catch (error) {
     if (parallelDone) await parallelDone;
     throw error;
@@ -113,11 +112,11 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
   appendItems(rt, processed.items);
   appendItems(rt, processed.immediateOutputs);
   if (conv) {
-    conv.sentCount = rt.modelInput.length - processed.immediateOutputs.length;
+    conv.sentCount = currentModelInput(rt).length - processed.immediateOutputs.length;
     if (conv.auto && response.responseId) conv.previousResponseId = response.responseId;
   }
-  yield* eventsSince(rt, from);
-  return yield* finishTurn(
+  emitSince(rt, from);
+  return finishTurn(
     rt,
     plan,
     processed.pending,
@@ -127,13 +126,13 @@ export async function* runTurn(rt: RunRuntime): AsyncGenerator<RunStreamEvent, N
 }
 
 /** Side effects of a turn (also the resume point of a paused turn). */
-async function* finishTurn(
+async function finishTurn(
   rt: RunRuntime,
   plan: TurnPlan,
   pending: PendingTurn,
   lastMessage: MessageItem | undefined,
   hadImmediateOutputs = false,
-): AsyncGenerator<RunStreamEvent, NextStep> {
+): Promise<NextStep> {
   const { state } = rt;
   const agent = plan.agent;
   const from = state.generatedItems.length;
@@ -142,10 +141,10 @@ async function* finishTurn(
   if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
     state.agentsUsedTools.push(agent.name);
   if (exec.approvals.length > 0) {
-    yield* eventsSince(rt, from);
+    emitSince(rt, from);
     state.pendingTurn = pending;
     state.interruptions = exec.approvals;
-    for (const item of exec.approvals) yield itemEvent(item);
+    for (const item of exec.approvals) rt.emit(itemEvent(item));
     await saveNewItemsToSession(rt);
     return { type: 'interruption', interruptions: exec.approvals };
   }
@@ -175,7 +174,7 @@ async function* finishTurn(
     !hadImmediateOutputs &&
     lastMessage
   ) {
-    const parsed = parseFinalOutput(plan, lastMessage);
+    const parsed = await parseFinalOutput(plan, lastMessage);
     if (parsed.ok) next = { type: 'final_output', output: parsed.value };
     else if (rt.options.errorHandlers?.invalidFinalOutput) {
       const handled = await rt.options.errorHandlers.invalidFinalOutput(state.context, {
@@ -185,7 +184,7 @@ async function* finishTurn(
       next = { type: 'final_output', output: handled.finalOutput };
     } else throw parsed.error;
   }
-  yield* eventsSince(rt, from);
+  emitSince(rt, from);
   await saveNewItemsToSession(rt);
   return next;
 }

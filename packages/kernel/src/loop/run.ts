@@ -14,9 +14,12 @@ import { PARENT_RUN, type ParentRunLink } from './nested-run.js';
 import { RunContext } from './run-context.js';
 import { runLoop } from './run-loop.js';
 import type { NonStreamRunOptions, RunOptions, StreamRunOptions } from './run-options.js';
+import type { RunStreamEvent } from './run-events.js';
 import { RunResult, StreamedRunResult } from './run-result.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 import { prepareSessionInput } from './session-io.js';
+
+const NO_EMIT = (): void => {};
 
 /** Internal option: link to the parent run of an agent used as a tool. */
 export type InternalRunOptions = RunOptions & { [PARENT_RUN]?: ParentRunLink };
@@ -109,7 +112,10 @@ async function createRuntime(
     signal: options.signal,
     tracer,
     parentSpan: parent?.span,
-    modelInput: resumed ? rebuildModelInput(state) : state.originalInput.slice(),
+    modelInput: resumed ? rebuildModelInput(state) : state.originalInput,
+    modelInputOwned: resumed,
+    pendingModelItems: [],
+    emit: NO_EMIT,
     newInput,
     turnStartIndex: state.generatedItems.length,
     prepared: new Map(),
@@ -150,11 +156,14 @@ export async function run(
     throw new UserError('run(): the first argument must be an Agent.');
   const stream = options.stream === true;
   const rt = await createRuntime(agent, input, options, stream);
-  const events = runLoop(rt);
-  if (stream) return new StreamedRunResult(rt.state, events);
-  for await (const _ of events) {
-    /* the non-streaming run consumes the same events */
+  if (stream) {
+    const result = new StreamedRunResult(rt.state);
+    rt.emit = result.push;
+    result.attach(runLoop(rt));
+    return result;
   }
+  // The same loop; its events go nowhere (the streaming run hands them to the consumer).
+  await runLoop(rt);
   return new RunResult(rt.state);
 }
 
@@ -195,20 +204,21 @@ export interface StepOutcome<TContext = any, TAgent extends AnyAgent = AnyAgent>
  * The step function: runs exactly one turn (one model call → tools → NextStep) of `agent` on
  * `input` (or resumes a paused turn of a `RunState` without a model call). `run()` is this
  * step applied until a final output or an interruption; durable drivers call it once per job.
- * Same options and errors as `run()` (non-streaming).
+ * Same options and errors as `run()` (non-streaming); `observe.onEvent` receives the turn's
+ * stream events (item created, agent updated; no model deltas in non-streaming mode).
  */
 export async function runStep<TContext = any, TAgent extends AnyAgent = AnyAgent>(
   agent: TAgent,
   input: AgentInput | RunState<TContext, TAgent>,
   options: NonStreamRunOptions<TContext> = {},
+  observe: { onEvent?: (event: RunStreamEvent) => void } = {},
 ): Promise<StepOutcome<TContext, TAgent>> {
   if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
     throw new UserError('runStep(): the first argument must be an Agent.');
   const rt = await createRuntime(agent, input, options, false);
   rt.turnBudget = 1;
-  for await (const _ of runLoop(rt)) {
-    /* events are plain data; drivers persist them through hooks if they need them */
-  }
+  if (observe.onEvent) rt.emit = observe.onEvent;
+  await runLoop(rt);
   const nextStep = rt.state.hasFinalOutput ? 'final_output' : (rt.lastStep ?? 'run_again');
   return { result: new RunResult(rt.state) as RunResult<TContext, TAgent>, nextStep };
 }

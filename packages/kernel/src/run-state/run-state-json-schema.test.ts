@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { runStateJsonSchema } from './run-state-json-schema.js';
 
 describe('published RunState JSON Schema', () => {
-  it('run-state.schema.json matches the zod schema (regenerate with npm run schema -w @baton/kernel)', () => {
-    const published = JSON.parse(readFileSync(new URL('../../run-state.schema.json', import.meta.url), 'utf8'));
-    expect(published).toEqual(runStateJsonSchema());
+  it('run-state.schema.json matches the zod schema (regenerate with npm run schema -w @baton/kernel)', async () => {
+    const published = JSON.parse(
+      readFileSync(new URL('../../run-state.schema.json', import.meta.url), 'utf8'),
+    );
+    expect(published).toEqual(await runStateJsonSchema());
     expect(published.properties.schemaVersion).toEqual({ type: 'string', const: '1.0' });
   });
 });

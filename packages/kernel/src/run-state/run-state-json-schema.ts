@@ -1,12 +1,12 @@
-import { z } from 'zod';
-import { runStateSchemaV1 } from './run-state-schema.js';
+import { createRunStateSchemaV1 } from './run-state-schema.js';
 
-/** The JSON Schema (draft 2020-12) of the serialized RunState, format "1.0". */
-export function runStateJsonSchema(): Record<string, unknown> {
+/** The JSON Schema (draft 2020-12) of the serialized RunState, format "1.0" (loads zod). */
+export async function runStateJsonSchema(): Promise<Record<string, unknown>> {
+  const { z } = await import('zod');
   return {
     $id: 'https://baton.dev/schemas/run-state/1.0.json',
     title: 'Baton RunState 1.0',
-    ...(z.toJSONSchema(runStateSchemaV1, {
+    ...(z.toJSONSchema(createRunStateSchemaV1(z), {
       target: 'draft-2020-12',
       unrepresentable: 'any',
       cycles: 'ref',

@@ -7,7 +7,7 @@ import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import { RunContext } from '../loop/run-context.js';
 import { emptyUsage } from '../model/usage.js';
 import { RunState } from './run-state.js';
-import { runStateSchemaV1, type SerializedRunStateV1 } from './run-state-schema.js';
+import { loadRunStateSchemaV1, type SerializedRunStateV1 } from './run-state-schema.js';
 
 type AnyAgent = Agent<any, any>;
 
@@ -83,11 +83,11 @@ function compareVersions(a: string, b: string): number {
 }
 
 /** Parses and validates a serialized state, rebinding agents reachable from `startingAgent`. */
-export function parseRunState(
+export async function parseRunState(
   startingAgent: AnyAgent,
   json: string | object,
   context: unknown,
-): RunState<any, AnyAgent> {
+): Promise<RunState<any, AnyAgent>> {
   let data: unknown = json;
   if (typeof json === 'string') {
     try {
@@ -110,7 +110,7 @@ export function parseRunState(
       `RunState schemaVersion "${version}" is newer than this @baton/kernel supports ("1.0"). Upgrade @baton/kernel to resume it.`,
     );
   }
-  const parsed = runStateSchemaV1.safeParse(data);
+  const parsed = (await loadRunStateSchemaV1()).safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new UserError(

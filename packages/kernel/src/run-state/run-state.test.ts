@@ -70,7 +70,7 @@ describe('approvals and RunState', () => {
       ]);
       expect(counts).toEqual({ read_file: 1 }); // the sibling ran in the paused turn
       expect(r1.finalOutput).toBeUndefined();
-      const state = RunState.fromString(agent, r1.state.toString());
+      const state = await RunState.fromString(agent, r1.state.toString());
       state.approve(state.getInterruptions()[0]);
       state.reject(state.getInterruptions()[1], { message: 'No emails on Sundays.' });
       const second = await runMode(() => ({ agent, input: state as any }), stream);
@@ -120,11 +120,11 @@ describe('approvals and RunState', () => {
     const r1 = await run(agent, 'x');
     const [, second] = r1.interruptions;
     r1.state.approve(second);
-    const r2 = await run(agent, RunState.fromString(agent, r1.state.toString()));
+    const r2 = await run(agent, await RunState.fromString(agent, r1.state.toString()));
     expect(r2.interruptions.map((i) => i.call_id)).toEqual(['c1']);
     expect(counts).toEqual({ send_email: 1 });
     r2.state.approve(r2.interruptions[0]);
-    const r3 = await run(agent, RunState.fromString(agent, JSON.stringify(r2.state)));
+    const r3 = await run(agent, await RunState.fromString(agent, JSON.stringify(r2.state)));
     expect(r3.finalOutput).toBe('both handled');
     expect(counts).toEqual({ send_email: 1, delete_file: 1 });
     expect(model.requests).toHaveLength(2);
@@ -187,7 +187,7 @@ describe('approvals and RunState', () => {
       path: ['p1'],
     });
     expect(r1.interruptions[0].agent.name).toBe('Admin');
-    const restored = RunState.fromString(boss, r1.state.toString());
+    const restored = await RunState.fromString(boss, r1.state.toString());
     restored.approve(restored.getInterruptions()[0]);
     const r2 = await run(boss, restored);
     expect(r2.finalOutput).toBe('admin says: done');
@@ -245,7 +245,7 @@ describe('approvals and RunState', () => {
     });
     const r1 = await run(agent, 'delete it', { session });
     r1.state.approve(r1.interruptions[0]);
-    const r2 = await run(agent, RunState.fromString(agent, r1.state.toString()), { session });
+    const r2 = await run(agent, await RunState.fromString(agent, r1.state.toString()), { session });
     expect(r2.finalOutput).toBe('done');
     expect(guardrailRuns).toBe(1);
     const stored = await session.getItems();
@@ -263,23 +263,19 @@ describe('approvals and RunState', () => {
     const { agent } = gatedAgent([[fc('delete_file', { n: 1 }, 'c1')]], counts);
     const r1 = await run(agent, 'x');
     const json = r1.state.toString();
-    expect(() =>
-      RunState.fromString(agent, json.replace('"schemaVersion":"1.0"', '"schemaVersion":"2.3"')),
-    ).toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.0"\)/);
-    expect(() => RunState.fromString(agent, json.slice(0, json.length / 2))).toThrow(
+    await expect(RunState.fromString(agent, json.replace('"schemaVersion":"1.0"', '"schemaVersion":"2.3"'))).rejects.toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.0"\)/);
+    await expect(RunState.fromString(agent, json.slice(0, json.length / 2))).rejects.toThrow(
       /not valid JSON.*truncated/,
     );
-    expect(() =>
-      RunState.fromString(agent, json.replace('"currentTurn":1', '"currentTurn":"one"')),
-    ).toThrow(UserError);
-    expect(() => RunState.fromString(agent, '{"schemaVersion":"1.0"}')).toThrow(
+    await expect(RunState.fromString(agent, json.replace('"currentTurn":1', '"currentTurn":"one"'))).rejects.toThrow(UserError);
+    await expect(RunState.fromString(agent, '{"schemaVersion":"1.0"}')).rejects.toThrow(
       /RunState JSON is invalid at/,
     );
-    expect(() => RunState.fromString(new Agent({ name: 'Other' }), json)).toThrow(
+    await expect(RunState.fromString(new Agent({ name: 'Other' }), json)).rejects.toThrow(
       /agent "Ops", which is not reachable/,
     );
     const twin = new Agent({ name: 'Ops' });
-    expect(() => RunState.fromString(new Agent({ name: 'Ops', handoffs: [twin] }), json)).toThrow(
+    await expect(RunState.fromString(new Agent({ name: 'Ops', handoffs: [twin] }), json)).rejects.toThrow(
       /Two different agents are named "Ops"/,
     );
   });
@@ -291,7 +287,7 @@ describe('approvals and RunState', () => {
     for (const f of files) {
       const desk = buildDesk({ refundNeedsApproval: true });
       (desk.models.refund as any).steps.splice(0, 2);
-      const state = RunState.fromString(desk.triage, readFileSync(join(dir, f), 'utf8'));
+      const state = await RunState.fromString(desk.triage, readFileSync(join(dir, f), 'utf8'));
       for (const item of state.getInterruptions()) state.approve(item);
       const result = await run(desk.triage, state);
       expect(result.finalOutput, f).toEqual({

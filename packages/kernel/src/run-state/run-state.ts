@@ -195,12 +195,15 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    * @throws UserError for invalid/truncated JSON, a newer `schemaVersion`, or agent names that
    *   are missing or ambiguous in the graph.
    */
-  static fromString<TContext = any, TAgent extends AnyAgent = AnyAgent>(
+  static async fromString<TContext = any, TAgent extends AnyAgent = AnyAgent>(
     startingAgent: TAgent,
     json: string | object,
     options: { context?: TContext } = {},
-  ): RunState<TContext, TAgent> {
-    return parseRunState(startingAgent, json, options.context) as RunState<TContext, TAgent>;
+  ): Promise<RunState<TContext, TAgent>> {
+    return (await parseRunState(startingAgent, json, options.context)) as RunState<
+      TContext,
+      TAgent
+    >;
   }
 
   /** A fresh state for a new run (used by the loop). */

@@ -1,15 +1,43 @@
 /**
- * One representation for "a zod schema or a JSON Schema": its JSON Schema (for the model) and
- * a validator (for what the model sent back). zod does the work both ways (zod 4
- * `z.toJSONSchema` / `z.fromJSONSchema`).
+ * One representation for "a schema the user gave": its JSON Schema (for the model) and a
+ * validator (for what the model sent back). Accepts any Standard Schema
+ * (https://standardschema.dev) that also exposes Standard JSON Schema — zod ≥ 4.2 classic
+ * schemas do — or a plain JSON Schema object (validated by zod's `z.fromJSONSchema`, loaded
+ * on first use so importing the kernel does not load zod).
  */
-import { z } from 'zod';
 import { UserError } from '../errors/errors.js';
 import type { JsonSchema } from '../model/model.js';
 import { NotStrictCompatible, toStrictJsonSchema } from './strict-schema.js';
 
-/** A zod schema or a JSON Schema object. */
-export type SchemaLike = z.ZodType | JsonSchema;
+/** A Standard Schema v1 (zod, valibot, arktype, …); `jsonSchema` is Standard JSON Schema. */
+export interface StandardSchemaLike<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    validate(value: unknown): StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly jsonSchema?: { input(options: { target: string }): Record<string, unknown> };
+    readonly types?: { readonly input: unknown; readonly output: Output };
+  };
+}
+
+type StandardResult<O> =
+  | { readonly value: O; readonly issues?: undefined }
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string;
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>;
+      }>;
+    };
+
+/** A Standard Schema (e.g. a zod schema) or a JSON Schema object. */
+export type SchemaLike = StandardSchemaLike | JsonSchema;
+
+/** The parsed type of a schema (`any` for JSON Schema objects). */
+export type InferSchema<P> = P extends {
+  readonly '~standard': { readonly types?: { readonly output: infer O } };
+}
+  ? O
+  : any;
 
 export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -17,12 +45,12 @@ export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; mess
 export interface ResolvedSchema<T = unknown> {
   jsonSchema: JsonSchema;
   strict: boolean;
-  validate(value: unknown): Validation<T>;
+  validate(value: unknown): Validation<T> | Promise<Validation<T>>;
 }
 
-/** True for zod 4 schemas (they carry `_zod`). */
-export function isZodSchema(value: unknown): value is z.ZodType {
-  return typeof value === 'object' && value !== null && '_zod' in value;
+/** True for Standard Schema objects (zod 4 schemas among them). */
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  return typeof value === 'object' && value !== null && '~standard' in value;
 }
 
 function stripNulls(value: unknown): unknown {
@@ -35,17 +63,70 @@ function stripNulls(value: unknown): unknown {
   return value;
 }
 
-function zodValidator<T>(schema: z.ZodType): (value: unknown) => Validation<T> {
-  return (value) => {
-    let result = schema.safeParse(value);
-    // Strict mode turns optional keys into nullable ones: the model may send null for an
-    // optional key. Retry without nulls before reporting an error.
-    if (!result.success && value && typeof value === 'object') {
-      const retry = schema.safeParse(stripNulls(value));
-      if (retry.success) result = retry;
-    }
-    if (result.success) return { ok: true, value: result.data as T };
-    return { ok: false, message: z.prettifyError(result.error) };
+/** Formats validation issues like zod's `prettifyError`: `✖ message\n  → at path`. */
+export function formatIssues(
+  issues: ReadonlyArray<{
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>;
+  }>,
+): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((p) =>
+        String(typeof p === 'object' && p !== null ? p.key : p),
+      );
+      return `✖ ${issue.message}${path.length ? `\n  → at ${path.join('.')}` : ''}`;
+    })
+    .join('\n');
+}
+
+function settle<T>(result: StandardResult<T>): Validation<T> {
+  return result.issues
+    ? { ok: false, message: formatIssues(result.issues) }
+    : { ok: true, value: result.value as T };
+}
+
+/** A validator from a Standard Schema. Strict mode turns optional keys into nullable ones, so
+ * the model may send `null` for an optional key: on failure it retries without nulls. */
+function standardValidator<T>(
+  schema: StandardSchemaLike,
+): (value: unknown) => Validation<T> | Promise<Validation<T>> {
+  const std = schema['~standard'];
+  const check = (value: unknown, retry: boolean): Validation<T> | Promise<Validation<T>> => {
+    const result = std.validate(value) as StandardResult<T> | Promise<StandardResult<T>>;
+    const decide = (r: StandardResult<T>) =>
+      r.issues && retry ? check(stripNulls(value), false) : settle(r);
+    return result instanceof Promise ? result.then(decide) : decide(result);
+  };
+  return (value) => check(value, value !== null && typeof value === 'object');
+}
+
+let zodModule:
+  | Promise<{ z: { fromJSONSchema(schema: unknown): StandardSchemaLike } } | undefined>
+  | undefined;
+function loadZod() {
+  zodModule ??= import('zod').then(
+    (m) => m as unknown as { z: { fromJSONSchema(schema: unknown): StandardSchemaLike } },
+    () => undefined,
+  );
+  return zodModule;
+}
+
+/** A validator for a JSON Schema object, compiled with zod's `fromJSONSchema` on first use. */
+function jsonSchemaValidator<T>(schema: JsonSchema): (value: unknown) => Promise<Validation<T>> {
+  let compiled:
+    | Promise<((value: unknown) => Validation<T> | Promise<Validation<T>>) | undefined>
+    | undefined;
+  return async (value) => {
+    compiled ??= loadZod().then((mod) => {
+      try {
+        return mod ? standardValidator<T>(mod.z.fromJSONSchema(schema)) : undefined;
+      } catch {
+        return undefined; // a schema zod cannot compile is sent as is and not checked
+      }
+    });
+    const validate = await compiled;
+    return validate ? validate(value) : { ok: true, value: value as T };
   };
 }
 
@@ -53,6 +134,8 @@ function zodValidator<T>(schema: z.ZodType): (value: unknown) => Validation<T> {
  * Resolves `schema` for `purpose` (used in error messages). `strict`: `true` requires an
  * OpenAI-strict conversion (throws `UserError` if impossible), `undefined` tries it and falls
  * back to non-strict, `false` sends the schema as is.
+ * @throws UserError for a value that is neither a Standard Schema with Standard JSON Schema
+ *   nor a JSON Schema object.
  */
 export function resolveSchema<T = unknown>(
   schema: SchemaLike,
@@ -60,28 +143,28 @@ export function resolveSchema<T = unknown>(
   strict?: boolean,
 ): ResolvedSchema<T> {
   let jsonSchema: JsonSchema;
-  let validate: (value: unknown) => Validation<T>;
-  if (isZodSchema(schema)) {
-    try {
-      jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-    } catch (e) {
+  let validate: ResolvedSchema<T>['validate'];
+  if (isStandardSchema(schema)) {
+    const std = schema['~standard'];
+    if (!std.jsonSchema) {
       throw new UserError(
-        `${purpose}: the zod schema cannot be converted to JSON Schema (${(e as Error).message}).`,
+        `${purpose}: this ${std.vendor} schema does not expose Standard JSON Schema. Use a zod ≥ 4.2 classic schema (import { z } from 'zod'), or pass a JSON Schema object.`,
       );
     }
-    validate = zodValidator<T>(schema);
+    try {
+      jsonSchema = std.jsonSchema.input({ target: 'draft-2020-12' });
+    } catch (e) {
+      throw new UserError(
+        `${purpose}: the schema cannot be converted to JSON Schema (${(e as Error).message}).`,
+      );
+    }
+    validate = standardValidator<T>(schema);
   } else if (schema && typeof schema === 'object') {
     jsonSchema = schema;
-    let compiled: z.ZodType | undefined;
-    try {
-      compiled = z.fromJSONSchema(schema as any);
-    } catch {
-      compiled = undefined;
-    }
-    validate = compiled ? zodValidator<T>(compiled) : (value) => ({ ok: true, value: value as T });
+    validate = jsonSchemaValidator<T>(schema);
   } else {
     throw new UserError(
-      `${purpose}: expected a zod schema or a JSON Schema object, got ${typeof schema}.`,
+      `${purpose}: expected a zod (Standard) schema or a JSON Schema object, got ${typeof schema}.`,
     );
   }
   const { $schema: _ignored, ...clean } = jsonSchema;

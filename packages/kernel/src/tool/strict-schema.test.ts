@@ -11,12 +11,18 @@ describe('OpenAI-strict schema conversion', () => {
       city: z.string(),
       units: z.enum(['c', 'f']).default('c'),
       days: z.number().optional(),
-      where: z.union([z.object({ lat: z.number(), lon: z.number() }), z.object({ zip: z.string() })]).optional(),
+      where: z
+        .union([z.object({ lat: z.number(), lon: z.number() }), z.object({ zip: z.string() })])
+        .optional(),
       tags: z.array(z.object({ k: z.string(), v: z.string().optional() })),
     });
     const { jsonSchema, strict } = resolveSchema(schema, 'test', true);
     expect(strict).toBe(true);
-    expect(jsonSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['city', 'units', 'days', 'where', 'tags'] });
+    expect(jsonSchema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['city', 'units', 'days', 'where', 'tags'],
+    });
     const props = jsonSchema.properties as Record<string, any>;
     expect(props.units).toEqual({ type: ['string', 'null'], enum: ['c', 'f', null] });
     expect(props.days).toEqual({ type: ['number', 'null'] });
@@ -27,7 +33,13 @@ describe('OpenAI-strict schema conversion', () => {
   });
 
   it('converts oneOf to anyOf', () => {
-    expect(toStrictJsonSchema({ type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } }, required: ['a'] })).toEqual({
+    expect(
+      toStrictJsonSchema({
+        type: 'object',
+        properties: { a: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
+        required: ['a'],
+      }),
+    ).toEqual({
       type: 'object',
       properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
       required: ['a'],
@@ -36,26 +48,53 @@ describe('OpenAI-strict schema conversion', () => {
   });
 
   it('refuses free-form objects, additionalProperties and allOf; tool() falls back to non-strict unless strict: true', () => {
-    expect(tryStrictJsonSchema({ type: 'object', properties: { meta: { type: 'object' } } })).toBeUndefined();
-    expect(tryStrictJsonSchema({ type: 'object', additionalProperties: { type: 'string' } })).toBeUndefined();
-    expect(tryStrictJsonSchema({ type: 'object', properties: { a: { allOf: [{ type: 'string' }, { minLength: 1 }] } } })).toBeUndefined();
+    expect(
+      tryStrictJsonSchema({ type: 'object', properties: { meta: { type: 'object' } } }),
+    ).toBeUndefined();
+    expect(
+      tryStrictJsonSchema({ type: 'object', additionalProperties: { type: 'string' } }),
+    ).toBeUndefined();
+    expect(
+      tryStrictJsonSchema({
+        type: 'object',
+        properties: { a: { allOf: [{ type: 'string' }, { minLength: 1 }] } },
+      }),
+    ).toBeUndefined();
     const loose = { type: 'object', properties: { meta: { type: 'object' } } };
-    expect(tool({ name: 't', description: '', parameters: loose, execute: () => '' }).strict).toBe(false);
-    expect(() => tool({ name: 't', description: '', parameters: loose, strict: true, execute: () => '' })).toThrow(UserError);
+    expect(tool({ name: 't', description: '', parameters: loose, execute: () => '' }).strict).toBe(
+      false,
+    );
+    expect(() =>
+      tool({ name: 't', description: '', parameters: loose, strict: true, execute: () => '' }),
+    ).toThrow(UserError);
   });
 
-  it('accepts null for optional keys (strict mode) and validates JSON Schema parameters too', () => {
-    const t = tool({ name: 't', description: '', parameters: z.object({ a: z.string(), b: z.number().optional() }), execute: () => '' });
-    expect(t.parseArguments('{"a":"x","b":null}')).toEqual({ ok: true, value: { a: 'x' } });
-    const j = tool({ name: 'j', description: '', parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, execute: () => '' });
-    expect(j.parseArguments('{"n":3}')).toEqual({ ok: true, value: { n: 3 } });
-    expect(j.parseArguments('{"n":"3"}').ok).toBe(false);
-    expect(j.parseArguments('').ok).toBe(false);
+  it('accepts null for optional keys (strict mode) and validates JSON Schema parameters too', async () => {
+    const t = tool({
+      name: 't',
+      description: '',
+      parameters: z.object({ a: z.string(), b: z.number().optional() }),
+      execute: () => '',
+    });
+    expect(await t.parseArguments('{"a":"x","b":null}')).toEqual({ ok: true, value: { a: 'x' } });
+    const j = tool({
+      name: 'j',
+      description: '',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      execute: () => '',
+    });
+    expect(await j.parseArguments('{"n":3}')).toEqual({ ok: true, value: { n: 3 } });
+    expect((await j.parseArguments('{"n":"3"}')).ok).toBe(false);
+    expect((await j.parseArguments('')).ok).toBe(false);
   });
 
   it('rejects invalid tool names and options at declaration', () => {
-    expect(() => tool({ name: 'has space', description: '', execute: () => '' })).toThrow(/invalid name/);
-    expect(() => tool({ name: 'x', description: '', timeoutMs: 0, execute: () => '' })).toThrow(/timeoutMs/);
+    expect(() => tool({ name: 'has space', description: '', execute: () => '' })).toThrow(
+      /invalid name/,
+    );
+    expect(() => tool({ name: 'x', description: '', timeoutMs: 0, execute: () => '' })).toThrow(
+      /timeoutMs/,
+    );
     expect(() => tool({ name: 'x', description: '' } as any)).toThrow(/execute must be a function/);
   });
 });

@@ -3,14 +3,19 @@
  * Arguments are parsed and validated before `execute` runs; invalid input becomes a
  * model-visible error output and the function never runs.
  */
-import type { z } from 'zod';
 import { ToolInputError, ToolTimeoutError, UserError } from '../errors/errors.js';
 import type { ToolInputGuardrail, ToolOutputGuardrail } from '../guardrail/tool-guardrail.js';
 import type { ContentPart, FunctionCallItem } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { FunctionToolDefinition, HostedToolDefinition, JsonSchema } from '../model/model.js';
-import { type ResolvedSchema, resolveSchema, type SchemaLike, type Validation } from './schema.js';
+import {
+  type InferSchema,
+  type ResolvedSchema,
+  resolveSchema,
+  type SchemaLike,
+  type Validation,
+} from './schema.js';
 
 /** How a tool's side effect behaves when a durable driver has to re-run it. Default `'unsafe'`. */
 export type ToolEffect = 'pure' | 'idempotent' | 'unsafe';
@@ -68,8 +73,8 @@ export interface FunctionTool<TContext = any, TArgs = any, TResult = unknown> {
   readonly errorFunction: ToolErrorFunction | null;
   readonly inputGuardrails: ToolInputGuardrail[];
   readonly outputGuardrails: ToolOutputGuardrail[];
-  /** Parses the JSON argument string and validates it; never throws. */
-  parseArguments(json: string): Validation<TArgs>;
+  /** Parses the JSON argument string and validates it; never throws (never rejects). */
+  parseArguments(json: string): Validation<TArgs> | Promise<Validation<TArgs>>;
   needsApproval(ctx: RunContext<TContext>, args: TArgs, callId: string): boolean | Promise<boolean>;
   isEnabled(ctx: RunContext<TContext>, agent: AgentRef): boolean | Promise<boolean>;
   execute(
@@ -87,14 +92,14 @@ export interface HostedTool extends HostedToolDefinition {
 /** Anything an agent's `tools` may hold. */
 export type Tool<TContext = any> = FunctionTool<TContext> | HostedTool;
 
-type Infer<P> = P extends z.ZodType ? z.output<P> : any;
+type Infer<P> = InferSchema<P>;
 
 /** Options of {@link tool}. */
 export interface ToolOptions<P extends SchemaLike, TContext, TResult> {
   /** Name the model calls; `^[a-zA-Z0-9_-]{1,64}$`. */
   name: string;
   description: string;
-  /** A zod object schema or a JSON Schema object; default: no arguments. */
+  /** A zod object schema (any Standard Schema with Standard JSON Schema) or a JSON Schema object; default: no arguments. */
   parameters?: P;
   /** Runs the tool. Its return value is the output: a string, content parts, or JSON-serialized. */
   execute: (
@@ -186,7 +191,7 @@ export function parseToolArguments<T>(
   toolName: string,
   json: string,
   schema: Pick<ResolvedSchema<T>, 'validate'>,
-): Validation<T> {
+): Validation<T> | Promise<Validation<T>> {
   let value: unknown;
   try {
     value = json.trim() === '' ? {} : JSON.parse(json);
@@ -196,9 +201,12 @@ export function parseToolArguments<T>(
       message: `Invalid JSON arguments for tool "${toolName}": ${(e as Error).message}. Send a JSON object matching the tool's schema.`,
     };
   }
+  const label = (result: Validation<T>): Validation<T> =>
+    result.ok
+      ? result
+      : { ok: false, message: `Invalid arguments for tool "${toolName}":\n${result.message}` };
   const result = schema.validate(value);
-  if (result.ok) return result;
-  return { ok: false, message: `Invalid arguments for tool "${toolName}":\n${result.message}` };
+  return result instanceof Promise ? result.then(label) : label(result);
 }
 
 /** The model-facing definition of a function tool. */

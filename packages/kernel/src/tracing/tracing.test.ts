@@ -148,7 +148,7 @@ describe('kernel tracing', () => {
     setTraceProcessors([rec]);
     const desk = buildDesk({ refundNeedsApproval: true });
     const r1 = await run(desk.triage, 'broken mug #42');
-    const state = RunState.fromString(desk.triage, r1.state.toString());
+    const state = await RunState.fromString(desk.triage, r1.state.toString());
     state.approve(state.getInterruptions()[0]);
     await run(desk.triage, state);
     expect(rec.traces).toHaveLength(2);

@@ -20,7 +20,7 @@ export async function invokeTool(
   const ctx = options.context ?? new RunContext({});
   const callId = options.callId ?? 'call_1';
   const json = typeof args === 'string' ? args : JSON.stringify(args);
-  const parsed = tool.parseArguments(json);
+  const parsed = await tool.parseArguments(json);
   if (!parsed.ok) return { output: parsed.message, error: new Error(parsed.message) };
   try {
     const value = await tool.execute(parsed.value, ctx, {

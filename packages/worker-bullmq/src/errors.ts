@@ -1,0 +1,41 @@
+/**
+ * Errors of `@baton/worker-bullmq`. They extend the kernel's `BatonError`, so
+ * `BatonError.isInstance(e)` matches them across duplicated installs.
+ */
+import { BatonError } from '@baton/kernel';
+
+/**
+ * `start()` refused a new run because the queue already holds `depth` waiting turn jobs, at or
+ * past the configured `queue.maxDepth`. Retry later (after `retryAfterMs`), add workers, or raise
+ * `maxDepth`.
+ */
+export class BackpressureError extends BatonError {
+  /** Waiting (not yet active) jobs counted when the run was refused. */
+  readonly depth: number;
+  readonly maxDepth: number;
+  /** A hint for the caller's retry, in milliseconds. */
+  readonly retryAfterMs: number;
+  constructor(fields: { depth: number; maxDepth: number; retryAfterMs: number }) {
+    super(
+      `The durable run queue holds ${fields.depth} waiting turn jobs (maxDepth ${fields.maxDepth}); the run was not started. Retry in ~${fields.retryAfterMs} ms, add workers, or raise queue.maxDepth.`,
+    );
+    this.depth = fields.depth;
+    this.maxDepth = fields.maxDepth;
+    this.retryAfterMs = fields.retryAfterMs;
+  }
+}
+
+/**
+ * A write of a worker was refused because the run's epoch moved on: another worker took the
+ * turn over (this one stalled past its lock) or the run was cancelled. The worker stops the turn
+ * without writing anything. Internal: it never reaches a caller of the runner.
+ */
+export class FencedWriteError extends BatonError {
+  readonly runId: string;
+  readonly epoch: number;
+  constructor(runId: string, epoch: number) {
+    super(`Run ${runId}: epoch ${epoch} is no longer the run's owner; this worker's turn was taken over or cancelled, so its writes are refused.`);
+    this.runId = runId;
+    this.epoch = epoch;
+  }
+}
