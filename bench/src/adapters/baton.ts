@@ -234,7 +234,7 @@ export function createBatonAdapter(): Adapter {
       return {
         json,
         serialize: () => result.state.toString(),
-        parse: async (text) => RunState.fromString(s7Agent, text).interruptions.length,
+        parse: async (text) => (await RunState.fromString(s7Agent, text)).interruptions.length,
       };
     },
     s8: (gate) => {
