@@ -20,6 +20,7 @@ const session = new SqliteSession({ sessionId: 'chat', path: join(workdir, 'chat
 console.log(`Baton support desk — ${setup.description}. Type a message; /exit to quit.`);
 const summary = await runInteractive(desk.triage, {
   session,
+  nextMessageAgent: 'starting',
   runOptions: { modelProvider: setup.modelProvider },
 });
 session.close();

@@ -19,7 +19,10 @@ const desk = buildDesk(setup.models, {
   ledgerPath: join(workdir, 'ledger.jsonl'),
   workspaceDir: join(import.meta.dirname, '..', 'workspace'),
 });
-const state = await RunState.fromString(desk.triage, readFileSync(join(workdir, 'state.json'), 'utf8'));
+const state = await RunState.fromString(
+  desk.triage,
+  readFileSync(join(workdir, 'state.json'), 'utf8'),
+);
 const firstRequests: unknown[] = [];
 const approvals = state.getInterruptions().map((item) => {
   state.approve(item);

@@ -27,6 +27,11 @@ export interface InteractiveOptions {
   runOptions?: Omit<RunOptions, 'session' | 'stream'>;
   /** Prompt shown before each user message (default `'you> '`). */
   prompt?: string;
+  /**
+   * Which agent takes the next message: the one that answered last (default, like the
+   * OpenAI Agents SDK's demo loop) or always the starting agent (e.g. a triage desk).
+   */
+  nextMessageAgent?: 'last' | 'starting';
 }
 
 /** What the loop did, for tests and scripts. */
@@ -96,12 +101,11 @@ export async function runInteractive(
       }
       summary.turns++;
       summary.lastOutput = result.finalOutput;
-      current = result.lastAgent;
-      const text =
-        typeof result.finalOutput === 'string'
-          ? result.finalOutput
-          : JSON.stringify(result.finalOutput, null, 2);
-      write(stream && typeof result.finalOutput === 'string' ? '\n' : `${current.name}> ${text}\n`);
+      const answered = result.lastAgent;
+      if (options.nextMessageAgent !== 'starting') current = answered;
+      if (typeof result.finalOutput !== 'string') {
+        write(`${stream ? '\n' : ''}  [final output] ${JSON.stringify(result.finalOutput)}\n`);
+      } else write(stream ? '\n' : `${answered.name}> ${result.finalOutput}\n`);
     }
   } finally {
     rl.close();

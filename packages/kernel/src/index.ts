@@ -156,13 +156,13 @@ export {
   type ToolApprovalRecord,
   type TraceInfo,
 } from './run-state/run-state.js';
+export { runStateJsonSchema } from './run-state/run-state-json-schema.js';
 export {
   createRunStateSchemaV1,
   loadRunStateSchemaV1,
   type SerializedRunItemV1,
   type SerializedRunStateV1,
 } from './run-state/run-state-schema.js';
-export { runStateJsonSchema } from './run-state/run-state-json-schema.js';
 export { MemorySession } from './session/memory-session.js';
 // Sessions
 export type { Session, SessionInputCallback, SessionSettings } from './session/session.js';

@@ -4,7 +4,7 @@
  * (`SandboxSessionState`, `SandboxSnapshot`) is stored in a `RunState`'s `extensions` and must
  * survive `JSON.stringify` / `JSON.parse`.
  */
-import type { Manifest } from './manifest.js';
+import type { Manifest, ManifestInput } from './manifest.js';
 
 /** Options of {@link SandboxSession.exec}. */
 export interface ExecOptions {
@@ -86,7 +86,7 @@ export interface CreateSessionOptions {
 /** Options of {@link SandboxClient.resume}. */
 export interface ResumeSessionOptions {
   /** Settings (env, workdir, limits, network) for a session recreated from the snapshot. Default: an empty manifest. Host grants in it are ignored. */
-  manifest?: Manifest;
+  manifest?: Manifest | ManifestInput;
   signal?: AbortSignal;
 }
 
@@ -123,8 +123,8 @@ export interface SandboxClient {
   readonly specificationVersion: 'v1';
   /** Backend name stored in session states (`'local'`, `'docker'`). */
   readonly backend: string;
-  /** Creates a session with `manifest`'s contents and settings. */
-  create(manifest: Manifest, options?: CreateSessionOptions): Promise<SandboxSession>;
+  /** Creates a session with `manifest`'s contents and settings (a `ManifestInput` goes through `defineManifest`). */
+  create(manifest: Manifest | ManifestInput, options?: CreateSessionOptions): Promise<SandboxSession>;
   /**
    * Reattaches to the live session named by `state.sessionId`, or — when it no longer exists —
    * creates a new session from `state.snapshot`. @throws SandboxError when neither works.

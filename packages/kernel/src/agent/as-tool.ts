@@ -9,13 +9,13 @@ import { NestedRunInterruption, PARENT_RUN, type ParentRunLink } from '../loop/n
 import type { RunContext } from '../loop/run-context.js';
 import type { RunStreamEvent } from '../loop/run-events.js';
 import type { RunResultBase } from '../loop/run-result.js';
+import type { JsonSchema } from '../model/model.js';
 import { addUsage, type Usage } from '../model/usage.js';
 import type { SchemaLike } from '../tool/schema.js';
 import { type FunctionTool, parseToolArguments, type ToolCallDetails, tool } from '../tool/tool.js';
-import type { JsonSchema } from '../model/model.js';
-import { DEFAULT_AS_TOOL_PARAMETERS, validateDefaultAsToolArgs } from './as-tool-params.js';
 import type { Agent } from './agent.js';
 import { AS_TOOL_AGENT } from './agent-graph.js';
+import { DEFAULT_AS_TOOL_PARAMETERS, validateDefaultAsToolArgs } from './as-tool-params.js';
 
 export interface AsToolOptions<TContext = any> {
   /** Default: the agent name in snake_case. */

@@ -4,8 +4,8 @@
  * (`npm run schema -w @baton/kernel`).
  */
 import type { z as ZodNamespace } from 'zod';
-import type { Item } from '../items/item-types.js';
 import { createItemSchemas } from '../items/item-schemas.js';
+import type { Item } from '../items/item-types.js';
 import type { Usage } from '../model/usage.js';
 
 type Z = typeof ZodNamespace;

@@ -263,11 +263,15 @@ describe('approvals and RunState', () => {
     const { agent } = gatedAgent([[fc('delete_file', { n: 1 }, 'c1')]], counts);
     const r1 = await run(agent, 'x');
     const json = r1.state.toString();
-    await expect(RunState.fromString(agent, json.replace('"schemaVersion":"1.0"', '"schemaVersion":"2.3"'))).rejects.toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.0"\)/);
+    await expect(
+      RunState.fromString(agent, json.replace('"schemaVersion":"1.0"', '"schemaVersion":"2.3"')),
+    ).rejects.toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.0"\)/);
     await expect(RunState.fromString(agent, json.slice(0, json.length / 2))).rejects.toThrow(
       /not valid JSON.*truncated/,
     );
-    await expect(RunState.fromString(agent, json.replace('"currentTurn":1', '"currentTurn":"one"'))).rejects.toThrow(UserError);
+    await expect(
+      RunState.fromString(agent, json.replace('"currentTurn":1', '"currentTurn":"one"')),
+    ).rejects.toThrow(UserError);
     await expect(RunState.fromString(agent, '{"schemaVersion":"1.0"}')).rejects.toThrow(
       /RunState JSON is invalid at/,
     );
@@ -275,9 +279,9 @@ describe('approvals and RunState', () => {
       /agent "Ops", which is not reachable/,
     );
     const twin = new Agent({ name: 'Ops' });
-    await expect(RunState.fromString(new Agent({ name: 'Ops', handoffs: [twin] }), json)).rejects.toThrow(
-      /Two different agents are named "Ops"/,
-    );
+    await expect(
+      RunState.fromString(new Agent({ name: 'Ops', handoffs: [twin] }), json),
+    ).rejects.toThrow(/Two different agents are named "Ops"/);
   });
 
   it('loads and resumes every state in the fixture corpus', async () => {

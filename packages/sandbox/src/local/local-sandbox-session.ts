@@ -11,6 +11,7 @@ import type { DirEntry, ExecOptions, ExecResult, SandboxSession, SandboxSessionS
 import { BWRAP_WORKSPACE, bwrapArgs } from './bwrap.js';
 import { resolveHostPath, toSandboxFsError } from './host-confine.js';
 import { runProcessGroup } from './local-exec.js';
+import { normalizeWorkspacePath } from '../workspace-path.js';
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -115,16 +116,18 @@ export class LocalSandboxSession implements SandboxSession {
 
   async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     this.check();
-    const rel = (await resolveHostPath(this.workspace, dirname(path) === '' ? '.' : dirname(path))).rel;
-    const p = await resolveHostPath(this.workspace, path);
-    if (p.rel === '.') throw new SandboxPathError(path, 'root');
-    // Remove the entry itself (a symlink is removed, never followed).
-    const own = join((await resolveHostPath(this.workspace, rel)).abs, p.rel.split('/').pop()!);
+    const rel = normalizeWorkspacePath(path);
+    if (rel === '.') throw new SandboxPathError(path, 'root');
+    const slash = rel.lastIndexOf('/');
+    const parent = await resolveHostPath(this.workspace, slash < 0 ? '.' : rel.slice(0, slash));
+    if (!parent.exists) return;
+    // The entry itself is removed; a symlink is removed, never followed.
+    const own = join(parent.abs, rel.slice(slash + 1));
     try {
       const st = await lstat(own).catch(() => undefined);
       if (!st) return;
-      if (st.isDirectory() && !options.recursive) {
-        if ((await readdir(own)).length > 0) throw Object.assign(new Error('not empty'), { code: 'ENOTEMPTY' });
+      if (st.isDirectory() && !options.recursive && (await readdir(own)).length > 0) {
+        throw Object.assign(new Error('directory not empty'), { code: 'ENOTEMPTY' });
       }
       await rm(own, { recursive: true, force: true });
     } catch (error) {

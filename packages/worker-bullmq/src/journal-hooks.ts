@@ -1,0 +1,115 @@
+/**
+ * The durability hooks a worker gives `runStep`: the model call of a turn and each tool call are
+ * journaled (fenced by the worker's epoch) and replayed instead of being made again when a
+ * crashed step is re-executed. A tool call that was started but never finished is re-run with
+ * the same idempotency key when the tool is `pure`/`idempotent`; an `unsafe` one raises
+ * `ToolCallInDoubtError`, which pauses the run with an `in_doubt` interruption.
+ */
+import { type DurabilityHooks, type ModelRequest, type ModelResponse, ToolCallInDoubtError, toToolOutput } from '@baton/kernel';
+import { FencedWriteError } from './errors.js';
+import { decodeToolOutcome, encodeToolError, encodeToolValue, replayedToolError } from './journal-codec.js';
+import type { RunStore } from './run-store.js';
+
+/** Journal field names (all in the run's `journal` hash). */
+export const journalField = {
+  model: (runId: string, turn: number) => `model:${runId}:${turn}`,
+  partial: (runId: string, turn: number) => `partial:${runId}:${turn}`,
+  tool: (runId: string, callId: string) => `tool:${runId}:${callId}`,
+  started: (runId: string, callId: string) => `started:${runId}:${callId}`,
+  doubt: (runId: string, callId: string) => `doubt:${runId}:${callId}`,
+};
+
+/** Streams a model call (coalesced deltas to the event stream); undefined = not streamable here. */
+export type ModelStreamer = (key: { runId: string; turn: number; agentName: string }, request: ModelRequest) => Promise<ModelResponse | undefined> | undefined;
+
+export interface StepJournal {
+  store: RunStore;
+  /** The durable run (the key of its Redis data). */
+  runId: string;
+  epoch: number;
+  /** The step's signal (aborted when fenced out, cancelled, or the worker closes). */
+  signal: AbortSignal;
+  /** The journal as loaded at claim time, updated with this step's writes. */
+  entries: Map<string, string>;
+  /** Aborts the step (called once, when a fenced write is refused). */
+  abort(error: FencedWriteError): void;
+  streamModel?: ModelStreamer;
+}
+
+/** A fenced journal write; on refusal aborts the step and throws `FencedWriteError`. */
+export async function writeJournal(j: StepJournal, field: string, value: string): Promise<void> {
+  if (!(await j.store.journalSet(j.runId, j.epoch, field, value))) throw fenced(j);
+  j.entries.set(field, value);
+}
+
+/** Aborts the step as fenced out and returns the error to throw. */
+export function fenced(j: StepJournal): FencedWriteError {
+  const error = new FencedWriteError(j.runId, j.epoch);
+  j.abort(error);
+  return error;
+}
+
+function encodeValue(value: unknown, epoch: number): string {
+  try {
+    return encodeToolValue(value, epoch);
+  } catch {
+    return encodeToolValue(toToolOutput(value), epoch);
+  }
+}
+
+/** Builds the `durability` run option of one step. */
+export function createJournalHooks(j: StepJournal): DurabilityHooks {
+  return {
+    async wrapModelCall(key, request, fn) {
+      const field = journalField.model(key.runId, key.turn);
+      const hit = j.entries.get(field);
+      if (hit !== undefined) return (JSON.parse(hit) as { r: ModelResponse }).r;
+      const partial = journalField.partial(key.runId, key.turn);
+      if (j.entries.has(partial)) {
+        const done = await j.store.emit(j.runId, j.epoch, { type: 'attempt_reset', turn: key.turn }, { field: partial, mode: 'reset' });
+        if (done === 0) throw fenced(j);
+        j.entries.delete(partial);
+      }
+      const response = (await j.streamModel?.(key, request)) ?? (await fn());
+      await writeJournal(j, field, JSON.stringify({ ep: j.epoch, r: response }));
+      return response;
+    },
+
+    async wrapToolCall(key, fn) {
+      const result = journalField.tool(key.runId, key.callId);
+      const hit = j.entries.get(result);
+      if (hit !== undefined) {
+        const outcome = decodeToolOutcome(hit);
+        if ('error' in outcome) throw replayedToolError(outcome.error);
+        return outcome.value;
+      }
+      const startedField = journalField.started(key.runId, key.callId);
+      const started = Number(j.entries.get(startedField) ?? 0);
+      let attempt = 1;
+      if (started > 0) {
+        if (key.effect === 'unsafe') {
+          const doubtField = journalField.doubt(key.runId, key.callId);
+          const doubted = Number(j.entries.get(doubtField) ?? 0);
+          // Only a person's approval of *this* in-doubt attempt allows running it again.
+          if (!(key.approved && doubted === started)) {
+            if (doubted !== started) await writeJournal(j, doubtField, String(started));
+            throw new ToolCallInDoubtError(key.toolName, key.callId);
+          }
+        }
+        attempt = started + 1;
+      }
+      await writeJournal(j, startedField, String(attempt));
+      let value: unknown;
+      try {
+        value = await fn({ attempt });
+      } catch (error) {
+        // An aborted step is no outcome of the tool: nothing is journaled.
+        if (FencedWriteError.isInstance(error) || j.signal.aborted) throw error;
+        await writeJournal(j, result, encodeToolError(error, j.epoch));
+        throw error;
+      }
+      await writeJournal(j, result, encodeValue(value, j.epoch));
+      return value;
+    },
+  };
+}
