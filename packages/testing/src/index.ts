@@ -30,3 +30,11 @@ export {
   type TracingConformanceOptions,
   type TracingProcessorFactory,
 } from './tracing-conformance.js';
+export {
+  describeSandboxConformance,
+  type SandboxClientFactory,
+  type SandboxClientLike,
+  type SandboxConformanceOptions,
+  type SandboxExecResultLike,
+  type SandboxSessionLike,
+} from './sandbox-conformance.js';

@@ -11,18 +11,19 @@ import {
   ToolGuardrailTripwireTriggered,
   ToolTimeoutError,
 } from '../errors/errors.js';
+import type {
+  ToolGuardrailResult,
+  ToolInputGuardrail,
+  ToolOutputGuardrail,
+  ToolOutputGuardrailArgs,
+} from '../guardrail/tool-guardrail.js';
 import type { FunctionCallItem, FunctionCallOutputItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
-import {
-  defaultToolErrorFunction,
-  type FunctionTool,
-  type ToolCallDetails,
-  toToolOutput,
-} from '../tool/tool.js';
-import { withSpanScope } from '../tracing/span-context.js';
-import type { FunctionSpanData, Span } from '../tracing/span-types.js';
+import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
+import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
-import { NestedRunInterruption, PARENT_RUN, type ParentRunLink } from './nested-run.js';
+import { invokeTool } from './invoke-tool.js';
+import { NestedRunInterruption } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
@@ -96,6 +97,53 @@ function outputItem(
   };
 }
 
+function approvalOutcome(
+  agent: AnyAgent,
+  tool: FunctionTool,
+  call: FunctionCallItem,
+  kind?: 'in_doubt',
+): CallOutcome {
+  const item: ToolApprovalRunItem<AnyAgent> = {
+    type: 'tool_approval_item',
+    agent,
+    raw_item: call,
+    tool_name: tool.name,
+    call_id: call.call_id,
+    arguments: call.arguments,
+    path: [],
+  };
+  if (kind) item.kind = kind;
+  return { kind: 'approval', items: [item] };
+}
+
+/**
+ * Runs tool guardrails in order. Returns the rejection text of the first `reject_content`, or
+ * `undefined` when all allow; throws `ToolGuardrailTripwireTriggered` for `throw`.
+ */
+async function checkToolGuardrails(
+  rt: RunRuntime,
+  guardrails: (ToolInputGuardrail | ToolOutputGuardrail)[],
+  results: ToolGuardrailResult[],
+  args: ToolOutputGuardrailArgs,
+): Promise<string | undefined> {
+  const toolName = args.toolCall.name;
+  const callId = args.toolCall.call_id;
+  for (const guardrail of guardrails) {
+    const out = await guardrail.execute(args);
+    results.push({ guardrailName: guardrail.name, toolName, callId, output: out });
+    if (out.behavior.type === 'reject_content') return out.behavior.message;
+    if (out.behavior.type === 'throw') {
+      throw new ToolGuardrailTripwireTriggered(
+        guardrail.name,
+        toolName,
+        callId,
+        out.behavior.message,
+      );
+    }
+  }
+  return undefined;
+}
+
 async function executeOne(
   rt: RunRuntime,
   plan: TurnPlan,
@@ -105,66 +153,46 @@ async function executeOne(
   const agent = plan.agent;
   if (rt.completedCallIds.has(call.call_id)) return { kind: 'skip' };
   const tool = plan.functionTools.get(call.name);
-  if (!tool)
+  if (!tool) {
     return outputItem(
       agent,
       call,
       `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
       false,
     );
+  }
   const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return outputItem(agent, call, parsed.message, false);
   const decision = state.isApproved(tool.name, call.call_id);
-  if (decision === false)
+  if (decision === false) {
     return outputItem(
       agent,
       call,
       state.rejectionMessage(tool.name, call.call_id) ?? DEFAULT_REJECTION_TEXT,
       false,
     );
+  }
   if (
     decision === undefined &&
     !state.nestedStates[call.call_id] &&
     (await tool.needsApproval(state.context, parsed.value, call.call_id))
   ) {
-    return {
-      kind: 'approval',
-      items: [
-        {
-          type: 'tool_approval_item',
-          agent,
-          raw_item: call,
-          tool_name: tool.name,
-          call_id: call.call_id,
-          arguments: call.arguments,
-          path: [],
-        },
-      ],
-    };
+    return approvalOutcome(agent, tool, call);
   }
-  for (const guardrail of tool.inputGuardrails) {
-    const out = await guardrail.execute({
-      context: state.context,
-      agent,
-      toolCall: call,
-      args: parsed.value,
-    });
-    state.toolInputGuardrailResults.push({
-      guardrailName: guardrail.name,
-      toolName: tool.name,
-      callId: call.call_id,
-      output: out,
-    });
-    if (out.behavior.type === 'reject_content')
-      return outputItem(agent, call, out.behavior.message, false);
-    if (out.behavior.type === 'throw')
-      throw new ToolGuardrailTripwireTriggered(
-        guardrail.name,
-        tool.name,
-        call.call_id,
-        out.behavior.message,
-      );
-  }
+  const guardrailArgs = {
+    context: state.context,
+    agent,
+    toolCall: call,
+    args: parsed.value,
+    output: undefined as unknown,
+  };
+  const rejected = await checkToolGuardrails(
+    rt,
+    tool.inputGuardrails,
+    state.toolInputGuardrailResults,
+    guardrailArgs,
+  );
+  if (rejected !== undefined) return outputItem(agent, call, rejected, false);
   await callHooks(rt, agent, (h) => h.onToolStart?.(state.context, agent, tool.name, call));
   const span = rt.tracer?.startSpan<FunctionSpanData>(
     {
@@ -175,31 +203,19 @@ async function executeOne(
     },
     rt.turnSpan,
   );
+  const endSpan = (error?: string) =>
+    span && rt.tracer!.endSpan(span, error === undefined ? undefined : { message: error });
   let value: unknown;
   let failureText: string | undefined;
   try {
     value = await invokeTool(rt, agent, tool, call, parsed.value, span, decision === true);
   } catch (error) {
     if (ToolCallInDoubtError.isInstance(error)) {
-      if (span) rt.tracer!.endSpan(span, { message: 'in doubt' });
-      return {
-        kind: 'approval',
-        items: [
-          {
-            type: 'tool_approval_item',
-            agent,
-            raw_item: call,
-            tool_name: tool.name,
-            call_id: call.call_id,
-            arguments: call.arguments,
-            path: [],
-            kind: 'in_doubt',
-          },
-        ],
-      };
+      endSpan('in doubt');
+      return approvalOutcome(agent, tool, call, 'in_doubt');
     }
     if (error instanceof NestedRunInterruption) {
-      if (span) rt.tracer!.endSpan(span);
+      endSpan();
       state.nestedStates[call.call_id] = error.state;
       return {
         kind: 'approval',
@@ -207,12 +223,12 @@ async function executeOne(
       };
     }
     if (rt.signal?.aborted) {
-      if (span) rt.tracer!.endSpan(span, { message: 'aborted' });
+      endSpan('aborted');
       throw toAbortError(rt.signal, error);
     }
     const fatal = fatalToolError(tool, call, error);
     if (fatal) {
-      if (span) rt.tracer!.endSpan(span, { message: fatal.message });
+      endSpan(fatal.message);
       throw fatal;
     }
     failureText =
@@ -224,48 +240,27 @@ async function executeOne(
   }
   delete state.nestedStates[call.call_id];
   if (failureText === undefined) {
-    for (const guardrail of tool.outputGuardrails) {
-      const out = await guardrail.execute({
-        context: state.context,
-        agent,
-        toolCall: call,
-        args: parsed.value,
-        output: value,
-      });
-      state.toolOutputGuardrailResults.push({
-        guardrailName: guardrail.name,
-        toolName: tool.name,
-        callId: call.call_id,
-        output: out,
-      });
-      if (out.behavior.type === 'reject_content') {
-        value = out.behavior.message;
-        break;
-      }
-      if (out.behavior.type === 'throw') {
-        if (span)
-          rt.tracer!.endSpan(span, {
-            message: `tool output guardrail "${guardrail.name}" tripped`,
-          });
-        throw new ToolGuardrailTripwireTriggered(
-          guardrail.name,
-          tool.name,
-          call.call_id,
-          out.behavior.message,
-        );
-      }
+    guardrailArgs.output = value;
+    try {
+      value =
+        (await checkToolGuardrails(
+          rt,
+          tool.outputGuardrails,
+          state.toolOutputGuardrailResults,
+          guardrailArgs,
+        )) ?? value;
+    } catch (error) {
+      endSpan((error as Error).message);
+      throw error;
     }
   }
-  const outcome = outputItem(agent, call, value, true);
-  if (span) {
-    if (rt.tracer!.includeSensitiveData) {
-      const output = toToolOutput(value);
-      span.data.output = typeof output === 'string' ? output : JSON.stringify(output);
-    }
-    rt.tracer!.endSpan(span, failureText !== undefined ? { message: failureText } : undefined);
+  if (span && rt.tracer!.includeSensitiveData) {
+    const output = toToolOutput(value);
+    span.data.output = typeof output === 'string' ? output : JSON.stringify(output);
   }
+  endSpan(failureText);
   await callHooks(rt, agent, (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
-  return outcome;
+  return outputItem(agent, call, value, true);
 }
 
 /** Errors that fail the run instead of becoming model-visible output. */
@@ -284,74 +279,3 @@ function fatalToolError(
   }
   return undefined;
 }
-
-async function invokeTool(
-  rt: RunRuntime,
-  agent: AnyAgent,
-  tool: FunctionTool,
-  call: FunctionCallItem,
-  args: unknown,
-  span: Span | undefined,
-  approved: boolean,
-): Promise<unknown> {
-  const { state } = rt;
-  const controller = tool.timeoutMs !== undefined || rt.signal ? new AbortController() : undefined;
-  const onRunAbort = () => controller?.abort(rt.signal?.reason);
-  rt.signal?.addEventListener('abort', onRunAbort, { once: true });
-  const details: ToolCallDetails & { [PARENT_RUN]?: ParentRunLink } = {
-    callId: call.call_id,
-    toolCall: call,
-    agent,
-    idempotencyKey: `${state.runId}:${call.call_id}`,
-    attempt: 1,
-    signal: controller?.signal ?? NEVER_ABORTED,
-  };
-  Object.defineProperty(details, PARENT_RUN, {
-    value: {
-      options: rt.options,
-      tracer: rt.tracer,
-      span,
-      nestedState: state.nestedStates[call.call_id],
-    } satisfies ParentRunLink,
-    enumerable: false,
-  });
-  const run = (override?: { attempt?: number }) => {
-    if (override?.attempt) details.attempt = override.attempt;
-    return Promise.resolve(tool.execute(args, state.context, details));
-  };
-  const wrap = rt.options.durability?.wrapToolCall;
-  const wrapped = wrap
-    ? () =>
-        wrap(
-          {
-            runId: state.runId,
-            callId: call.call_id,
-            toolName: tool.name,
-            effect: tool.effect,
-            approved,
-          },
-          run,
-        )
-    : () => run();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const scoped = () =>
-      rt.tracer && span ? withSpanScope({ tracer: rt.tracer, span }, wrapped) : wrapped();
-    if (tool.timeoutMs === undefined) return await scoped();
-    return await Promise.race([
-      scoped(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const error = new ToolTimeoutError(tool.name, call.call_id, tool.timeoutMs!);
-          controller!.abort(error);
-          reject(error);
-        }, tool.timeoutMs);
-      }),
-    ]);
-  } finally {
-    if (timer) clearTimeout(timer);
-    rt.signal?.removeEventListener('abort', onRunAbort);
-  }
-}
-
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;

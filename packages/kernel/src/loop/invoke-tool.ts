@@ -1,0 +1,83 @@
+/**
+ * Invoking one tool: its `details` (idempotency key, attempt, abort signal), the timeout, the
+ * span scope for user code, the link a nested agent-as-tool run needs, and the durability wrap.
+ */
+import { ToolTimeoutError } from '../errors/errors.js';
+import type { FunctionCallItem } from '../items/item-types.js';
+import type { FunctionTool, ToolCallDetails } from '../tool/tool.js';
+import { withSpanScope } from '../tracing/span-context.js';
+import type { Span } from '../tracing/span-types.js';
+import { PARENT_RUN, type ParentRunLink } from './nested-run.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
+
+/** Runs the tool's `execute` with its timeout, abort signal and durability wrap. */
+export async function invokeTool(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  tool: FunctionTool,
+  call: FunctionCallItem,
+  args: unknown,
+  span: Span | undefined,
+  approved: boolean,
+): Promise<unknown> {
+  const { state } = rt;
+  const controller = tool.timeoutMs !== undefined || rt.signal ? new AbortController() : undefined;
+  const onRunAbort = () => controller?.abort(rt.signal?.reason);
+  rt.signal?.addEventListener('abort', onRunAbort, { once: true });
+  const details: ToolCallDetails & { [PARENT_RUN]?: ParentRunLink } = {
+    callId: call.call_id,
+    toolCall: call,
+    agent,
+    idempotencyKey: `${state.runId}:${call.call_id}`,
+    attempt: 1,
+    signal: controller?.signal ?? NEVER_ABORTED,
+  };
+  Object.defineProperty(details, PARENT_RUN, {
+    value: {
+      options: rt.options,
+      tracer: rt.tracer,
+      span,
+      nestedState: state.nestedStates[call.call_id],
+    } satisfies ParentRunLink,
+    enumerable: false,
+  });
+  const run = (override?: { attempt?: number }) => {
+    if (override?.attempt) details.attempt = override.attempt;
+    return Promise.resolve(tool.execute(args, state.context, details));
+  };
+  const wrap = rt.options.durability?.wrapToolCall;
+  const wrapped = wrap
+    ? () =>
+        wrap(
+          {
+            runId: state.runId,
+            callId: call.call_id,
+            toolName: tool.name,
+            effect: tool.effect,
+            approved,
+          },
+          run,
+        )
+    : () => run();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const scoped = () =>
+      rt.tracer && span ? withSpanScope({ tracer: rt.tracer, span }, wrapped) : wrapped();
+    if (tool.timeoutMs === undefined) return await scoped();
+    return await Promise.race([
+      scoped(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new ToolTimeoutError(tool.name, call.call_id, tool.timeoutMs!);
+          controller!.abort(error);
+          reject(error);
+        }, tool.timeoutMs);
+      }),
+    ]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    rt.signal?.removeEventListener('abort', onRunAbort);
+  }
+}
+
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;

@@ -1,0 +1,273 @@
+/**
+ * `describeSandboxConformance`: the vitest suite every sandbox backend (`SandboxClient` v1 of
+ * `@baton/sandbox`) runs, so a third-party backend can prove itself the same way Baton's own do.
+ * The contract is typed structurally here: `@baton/testing` does not depend on `@baton/sandbox`.
+ * Commands used inside the sandbox: `/bin/sh`, `echo`, `cat`, `pwd`, `printf`, `head`, `tr`,
+ * `sleep`, `ln` (busybox has them all).
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
+/** The part of `ExecResult` the suite checks. */
+export interface SandboxExecResultLike {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  reason?: string;
+  durationMs: number;
+}
+
+/** Structural view of `SandboxSession` v1. */
+export interface SandboxSessionLike {
+  readonly id: string;
+  readonly backend: string;
+  state(): { backend: string; sessionId: string; snapshot?: unknown };
+  exec(
+    command: string | string[],
+    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; maxOutputBytes?: number; stdin?: string | Uint8Array },
+  ): Promise<SandboxExecResultLike>;
+  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
+  writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  listDir(path?: string): Promise<{ name: string; path: string; type: string; sizeBytes: number }[]>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  snapshot(): Promise<{ backend: string; snapshotId: string }>;
+  close(): Promise<void>;
+}
+
+/** Structural view of `SandboxClient` v1; `create` takes a `ManifestInput` (`files`, `dirs`, `workdir`, `env`). */
+export interface SandboxClientLike {
+  readonly backend: string;
+  create(manifest: any, options?: any): Promise<SandboxSessionLike>;
+  resume(state: any, options?: any): Promise<SandboxSessionLike>;
+}
+
+/** What the factory returns: a client, or a client with a cleanup run after the suite's tests. */
+export type SandboxClientFactory = () =>
+  | SandboxClientLike
+  | { client: SandboxClientLike; cleanup?: () => void | Promise<void> }
+  | Promise<SandboxClientLike | { client: SandboxClientLike; cleanup?: () => void | Promise<void> }>;
+
+/** Options of {@link describeSandboxConformance}. */
+export interface SandboxConformanceOptions {
+  /** Per-test timeout in ms (default 60 000). */
+  timeoutMs?: number;
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+async function rejection(promise: Promise<unknown>): Promise<Error & { reason?: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { reason?: string };
+  }
+  throw new Error('expected the operation to be refused, but it succeeded');
+}
+
+/**
+ * Declares `describe('Sandbox conformance: <name>')` checking a backend against the
+ * `SandboxClient` / `SandboxSession` v1 contract (packages/sandbox/src/sandbox-contract.ts):
+ * manifest materialization (files, dirs, env, workdir), exec (exit codes, separate streams,
+ * stdin/cwd/env, a timeout that kills the whole process group, output caps with a marker),
+ * file round trips (text, unicode, bytes), listDir/remove, path confinement (`..`, absolute
+ * paths, symlinks out → `SandboxPathError`; missing → `SandboxFileNotFoundError`), snapshot →
+ * resume in a new session, resume of a live session by id, close, isolation between sessions,
+ * and a JSON-safe `state()`. Sessions left open by a failed test are closed after it.
+ */
+export function describeSandboxConformance(name: string, factory: SandboxClientFactory, options: SandboxConformanceOptions = {}): void {
+  const timeout = options.timeoutMs ?? 60_000;
+  const open: SandboxSessionLike[] = [];
+  let client: SandboxClientLike | undefined;
+  let cleanup: (() => void | Promise<void>) | undefined;
+  const getClient = async () => {
+    if (!client) {
+      const made = await factory();
+      if ('client' in made) {
+        client = made.client;
+        cleanup = made.cleanup;
+      } else client = made;
+    }
+    return client;
+  };
+  const create = async (manifest: unknown = {}, createOptions?: unknown) => {
+    const session = await (await getClient()).create(manifest, createOptions);
+    open.push(session);
+    return session;
+  };
+  const resume = async (state: unknown) => {
+    const session = await (await getClient()).resume(state);
+    open.push(session);
+    return session;
+  };
+
+  describe(`Sandbox conformance: ${name}`, () => {
+    afterEach(async () => {
+      for (const s of open.splice(0)) await s.close().catch(() => {});
+    });
+    afterAll(async () => {
+      await cleanup?.();
+    });
+
+    it('materializes the manifest: files, nested and empty dirs, env and workdir', { timeout }, async () => {
+      const s = await create({ files: { 'a.txt': 'alpha\n', 'src/deep/b.txt': 'beta' }, dirs: ['empty'], env: { GREETING: 'hello' }, workdir: 'src' });
+      expect(await s.readFile('a.txt', 'utf8')).toBe('alpha\n');
+      expect(await s.readFile('src/deep/b.txt', 'utf8')).toBe('beta');
+      expect((await s.listDir('.')).map((e) => [e.name, e.type])).toEqual([['a.txt', 'file'], ['empty', 'dir'], ['src', 'dir']]);
+      expect(await s.listDir('empty')).toEqual([]);
+      const r = await s.exec('echo "$GREETING"; pwd; cat deep/b.txt');
+      expect(r.exitCode).toBe(0);
+      const [greeting, pwd, beta] = r.stdout.split('\n');
+      expect(greeting).toBe('hello');
+      expect(pwd.endsWith('/src')).toBe(true);
+      expect(beta).toBe('beta');
+    });
+
+    it('exec separates stdout and stderr and reports the exit code', { timeout }, async () => {
+      const s = await create();
+      const r = await s.exec('echo out; echo err >&2; exit 3');
+      expect(r).toMatchObject({ exitCode: 3, stdout: 'out\n', stderr: 'err\n', truncated: false, timedOut: false });
+      const argv = await s.exec(['printf', '%s|%s', 'a b', 'c']);
+      expect(argv).toMatchObject({ exitCode: 0, stdout: 'a b|c' });
+    });
+
+    it('exec passes stdin, cwd and env; the env does not leak into later commands', { timeout }, async () => {
+      const s = await create({ dirs: ['sub'] });
+      const r = await s.exec('cat; echo "[$X]"; pwd', { stdin: 'from-stdin\n', cwd: 'sub', env: { X: 'x-value' } });
+      const lines = r.stdout.split('\n');
+      expect(lines.slice(0, 2)).toEqual(['from-stdin', '[x-value]']);
+      expect(lines[2].endsWith('/sub')).toBe(true);
+      expect((await s.exec('echo "[$X]"')).stdout).toBe('[]\n');
+    });
+
+    it('exec kills the whole process group when the timeout passes', { timeout }, async () => {
+      const s = await create();
+      const r = await s.exec('(sleep 2; echo late > late.txt) & sleep 30', { timeoutMs: 500 });
+      expect(r).toMatchObject({ timedOut: true, exitCode: 137, reason: 'timeout' });
+      expect(r.durationMs).toBeLessThan(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect((await s.listDir('.')).map((e) => e.name)).not.toContain('late.txt');
+    });
+
+    it('exec caps output at maxOutputBytes and marks the truncation', { timeout }, async () => {
+      const s = await create();
+      const r = await s.exec("head -c 200000 /dev/zero | tr '\\0' a; echo done >&2", { maxOutputBytes: 1000 });
+      expect(r.exitCode).toBe(0);
+      expect(r.truncated).toBe(true);
+      expect(r.stdout.startsWith('a'.repeat(400))).toBe(true);
+      expect(r.stdout).toMatch(/truncated/);
+      expect(r.stdout.length).toBeLessThan(1200);
+      expect(r.stderr).toBe('done\n');
+    });
+
+    it('round-trips text, unicode and bytes; writeFile creates parent directories', { timeout }, async () => {
+      const s = await create();
+      const unicode = 'héllo wörld — 你好 🌍\n';
+      await s.writeFile('x/y/z.txt', unicode);
+      expect(await s.readFile('x/y/z.txt', 'utf8')).toBe(unicode);
+      const bytes = new Uint8Array(256).map((_, i) => i);
+      await s.writeFile('bin.dat', bytes);
+      expect(Array.from(await s.readFile('bin.dat'))).toEqual(Array.from(bytes));
+      await s.writeFile('x/y/z.txt', 'replaced');
+      expect(text(await s.readFile('x/y/z.txt'))).toBe('replaced');
+      expect((await s.exec('cat x/y/z.txt')).stdout).toBe('replaced');
+    });
+
+    it('listDir reports names, paths, types and sizes; remove deletes files and directories', { timeout }, async () => {
+      const s = await create({ files: { 'd/one.txt': '1', 'd/two.txt': '22', 'd/sub/three.txt': '333' } });
+      expect(await s.listDir('d')).toEqual([
+        { name: 'one.txt', path: 'd/one.txt', type: 'file', sizeBytes: 1 },
+        { name: 'sub', path: 'd/sub', type: 'dir', sizeBytes: 0 },
+        { name: 'two.txt', path: 'd/two.txt', type: 'file', sizeBytes: 2 },
+      ]);
+      await s.remove('d/one.txt');
+      await expect(s.remove('d/sub')).rejects.toThrow();
+      await s.remove('d/sub', { recursive: true });
+      await s.remove('d/not-there.txt');
+      expect((await s.listDir('d')).map((e) => e.name)).toEqual(['two.txt']);
+    });
+
+    it('refuses ".." escapes and absolute paths with SandboxPathError', { timeout }, async () => {
+      const s = await create({ files: { 'in.txt': 'in' } });
+      for (const attempt of [
+        () => s.readFile('../outside.txt'),
+        () => s.readFile('a/../../outside.txt'),
+        () => s.writeFile('/tmp/baton-escape.txt', 'x'),
+        () => s.readFile('/etc/passwd'),
+        () => s.listDir('..'),
+        () => s.remove('../x', { recursive: true }),
+        () => s.exec('pwd', { cwd: '../' }),
+      ]) {
+        expect((await rejection(attempt())).name).toBe('SandboxPathError');
+      }
+      expect(await s.readFile('sub/../in.txt', 'utf8')).toBe('in');
+    });
+
+    it('refuses symlinks that resolve outside the workspace, follows ones that stay inside', { timeout }, async () => {
+      const s = await create({ files: { 'inside.txt': 'safe' } });
+      const r = await s.exec('ln -s / root-link && ln -s /etc/passwd pw-link && ln -s inside.txt ok-link && ln -s /nowhere/x dangling');
+      expect(r.exitCode).toBe(0);
+      for (const attempt of [
+        () => s.readFile('pw-link'),
+        () => s.readFile('root-link/etc/passwd'),
+        () => s.writeFile('root-link/tmp/baton-escape.txt', 'x'),
+        () => s.writeFile('dangling', 'x'),
+        () => s.listDir('root-link'),
+      ]) {
+        const error = await rejection(attempt());
+        expect(error.name).toBe('SandboxPathError');
+        expect(error.reason).toBe('symlink_escape');
+      }
+      expect(await s.readFile('ok-link', 'utf8')).toBe('safe');
+      expect((await s.listDir('.')).find((e) => e.name === 'pw-link')?.type).toBe('symlink');
+    });
+
+    it('reports missing paths as SandboxFileNotFoundError', { timeout }, async () => {
+      const s = await create();
+      expect((await rejection(s.readFile('nope.txt'))).name).toBe('SandboxFileNotFoundError');
+      expect((await rejection(s.listDir('nope'))).name).toBe('SandboxFileNotFoundError');
+    });
+
+    it('snapshot then resume restores the files in a new session after the old one closed', { timeout }, async () => {
+      const s = await create({ files: { 'keep.txt': 'v1' } });
+      await s.writeFile('later/added.txt', 'added');
+      await s.exec('echo from-shell > shell.txt');
+      const snapshot = await s.snapshot();
+      expect(snapshot.backend).toBe(s.backend);
+      const state = JSON.parse(JSON.stringify({ ...s.state(), snapshot }));
+      await s.close();
+      const r = await resume(state);
+      expect(r.id).not.toBe(s.id);
+      expect(await r.readFile('keep.txt', 'utf8')).toBe('v1');
+      expect(await r.readFile('later/added.txt', 'utf8')).toBe('added');
+      expect((await r.exec('cat shell.txt')).stdout).toBe('from-shell\n');
+    });
+
+    it('resume reattaches to a live session by id', { timeout }, async () => {
+      const s = await create();
+      await s.writeFile('one.txt', '1');
+      const again = await resume(JSON.parse(JSON.stringify(s.state())));
+      expect(again.id).toBe(s.id);
+      expect(await again.readFile('one.txt', 'utf8')).toBe('1');
+      await again.writeFile('two.txt', '2');
+      expect(await s.readFile('two.txt', 'utf8')).toBe('2');
+    });
+
+    it('close ends the session: later calls reject and a resume without snapshot fails', { timeout }, async () => {
+      const s = await create();
+      const state = s.state();
+      await s.close();
+      await s.close();
+      await expect(s.exec('true')).rejects.toThrow();
+      await expect((await getClient()).resume(state)).rejects.toThrow();
+    });
+
+    it('keeps sessions isolated from each other', { timeout }, async () => {
+      const [a, b] = await Promise.all([create(), create()]);
+      await a.writeFile('only-a.txt', 'a');
+      expect((await rejection(b.readFile('only-a.txt'))).name).toBe('SandboxFileNotFoundError');
+      expect((await b.exec('cat only-a.txt')).exitCode).not.toBe(0);
+    });
+  });
+}
