@@ -39,3 +39,15 @@ export class FencedWriteError extends BatonError {
     this.epoch = epoch;
   }
 }
+
+/** `runner.waitFor()` gave up: the run did not reach one of the awaited statuses in time. */
+export class DurableRunTimeoutError extends BatonError {
+  readonly runId: string;
+  /** The run's status when waiting stopped (`undefined` when the run does not exist). */
+  readonly status?: string;
+  constructor(runId: string, timeoutMs: number, awaited: readonly string[], status: string | undefined) {
+    super(`Run ${runId} did not reach ${awaited.join('/')} within ${timeoutMs} ms (status: ${status ?? 'missing'}). Check that workers are running for its queue, or wait longer.`);
+    this.runId = runId;
+    this.status = status;
+  }
+}

@@ -5,14 +5,22 @@
  * another worker claimed the step or the run was cancelled.
  */
 
-/** KEYS meta,state,events,outbox · ARGV stateJson, outboxJson|'', nEvents, events…, meta pairs… */
+/**
+ * KEYS meta,state,events,outbox,pending · ARGV stateJson, outboxJson|'', nPending, ids…,
+ * nEvents, events…, meta pairs… → 1 created, 0 a run with this id exists.
+ */
 export const CREATE_RUN = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('SET', KEYS[2], ARGV[1])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[4], '0', ARGV[2]) end
-local n = tonumber(ARGV[3])
-for i = 4, 3 + n do redis.call('XADD', KEYS[3], '*', 'e', ARGV[i], 'ep', '0') end
-redis.call('HSET', KEYS[1], unpack(ARGV, 4 + n, #ARGV))
+local i = 3
+local n = tonumber(ARGV[i]); i = i + 1
+if n > 0 then redis.call('SADD', KEYS[5], unpack(ARGV, i, i + n - 1)) end
+i = i + n
+n = tonumber(ARGV[i]); i = i + 1
+for j = i, i + n - 1 do redis.call('XADD', KEYS[3], '*', 'e', ARGV[j], 'ep', '0') end
+i = i + n
+redis.call('HSET', KEYS[1], unpack(ARGV, i, #ARGV))
 return 1
 `;
 

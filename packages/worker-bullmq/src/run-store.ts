@@ -46,7 +46,7 @@ export interface CommitInput {
 type Scripted = Redis & Record<string, (...args: any[]) => Promise<any>>;
 
 const SCRIPTS: Record<string, { keys: number; lua: string }> = {
-  batonCreateRun: { keys: 4, lua: CREATE_RUN },
+  batonCreateRun: { keys: 5, lua: CREATE_RUN },
   batonClaimStep: { keys: 4, lua: CLAIM_STEP },
   batonJournalSet: { keys: 2, lua: JOURNAL_SET },
   batonEmitEvent: { keys: 3, lua: EMIT_EVENT },
@@ -82,11 +82,12 @@ export class RunStore {
   }
 
   /** Creates a run; false when one with this id exists. */
-  async create(runId: string, input: { stateJson: string; meta: Record<string, string>; events: object[]; outboxJson?: string }): Promise<boolean> {
+  async create(runId: string, input: { stateJson: string; meta: Record<string, string>; events: object[]; outboxJson?: string; pending?: string[] }): Promise<boolean> {
     const k = this.keys(runId);
     const events = input.events.map((e) => JSON.stringify(e));
     const meta = Object.entries(input.meta).flat();
-    return (await this.r.batonCreateRun(k.meta, k.state, k.events, k.outbox, input.stateJson, input.outboxJson ?? '', events.length, ...events, ...meta)) === 1;
+    const pending = input.pending ?? [];
+    return (await this.r.batonCreateRun(k.meta, k.state, k.events, k.outbox, k.pending, input.stateJson, input.outboxJson ?? '', pending.length, ...pending, events.length, ...events, ...meta)) === 1;
   }
 
   /** Claims step `step` for `owner`: bumps the epoch (fencing out any earlier owner) and loads the run. */

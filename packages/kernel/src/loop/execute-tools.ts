@@ -121,7 +121,6 @@ function approvalOutcome(
  * `undefined` when all allow; throws `ToolGuardrailTripwireTriggered` for `throw`.
  */
 async function checkToolGuardrails(
-  rt: RunRuntime,
   guardrails: (ToolInputGuardrail | ToolOutputGuardrail)[],
   results: ToolGuardrailResult[],
   args: ToolOutputGuardrailArgs,
@@ -187,7 +186,6 @@ async function executeOne(
     output: undefined as unknown,
   };
   const rejected = await checkToolGuardrails(
-    rt,
     tool.inputGuardrails,
     state.toolInputGuardrailResults,
     guardrailArgs,
@@ -244,7 +242,6 @@ async function executeOne(
     try {
       value =
         (await checkToolGuardrails(
-          rt,
           tool.outputGuardrails,
           state.toolOutputGuardrailResults,
           guardrailArgs,

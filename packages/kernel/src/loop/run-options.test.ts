@@ -13,8 +13,18 @@ describe('run options', () => {
     const b = new ScriptedModel([[msg('from b')]], { modelId: 'b' });
     const asked: (string | undefined)[] = [];
     const registry = createProviderRegistry({
-      alpha: { getModel: (name) => (asked.push(name), a) },
-      beta: { getModel: (name) => (asked.push(name), b) },
+      alpha: {
+        getModel: (name) => {
+          asked.push(name);
+          return a;
+        },
+      },
+      beta: {
+        getModel: (name) => {
+          asked.push(name);
+          return b;
+        },
+      },
     });
     expect(
       (await run(new Agent({ name: 'x', model: 'beta:big-1' }), 'hi', { modelProvider: registry }))
@@ -48,7 +58,10 @@ describe('run options', () => {
     const m = new ScriptedModel([[msg('ok')]]);
     const agent = new Agent({
       name: 'x',
-      instructions: (ctx) => (seen.push(ctx.context), 'i'),
+      instructions: (ctx) => {
+        seen.push(ctx.context);
+        return 'i';
+      },
       model: m,
     });
     const r = await runner.run(agent, 'hi');

@@ -17,6 +17,7 @@ let accepted = 0;
 beforeAll(async () => {
   server = createServer((socket) => {
     accepted++;
+    socket.on('error', () => {});
     socket.end('hello from host\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
