@@ -99,7 +99,7 @@ export async function processTurnJob(ctx: StepContext, data: TurnJobData, job: {
   const journal: StepJournal = { store, runId, epoch, signal: controller.signal, entries: claim.journal, abort: (e) => controller.abort(e) };
   try {
     const agent = registeredAgent(ctx.agents, meta.agentName);
-    const state = RunState.fromString(agent, claim.stateJson);
+    const state = await RunState.fromString(agent, claim.stateJson);
     applyDecisions(state, claim.decisions);
     if (ctx.streamDeltas) {
       const streamer = createModelStreamer(journal, agent, ctx.runOptions, ctx.coalescing);
