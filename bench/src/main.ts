@@ -179,7 +179,7 @@ function methodNotes(settings: Settings, scenarios: string[]): string[] {
       'S9: bundles use an inline fake model (no provider package) and are executed once to prove they work; zod (imported by every program for its tool) is about 450 KB of each bundle.',
     ],
     [
-      'S4',
+      '*',
       'AI SDK: ToolLoopAgent with stopWhen stepCountIs(20); no handoffs (S4) and no run state (S7).',
     ],
   ];

@@ -16,3 +16,16 @@ export { isTrustedHostPath, type TrustedHostPath, trustedHostPath } from './trus
 export { joinPosix, normalizeWorkspacePath } from './workspace-path.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, OutputCollector, truncationMarker } from './output-collector.js';
 export { type LocalSandboxClient, type LocalSandboxClientOptions, localSandboxClient } from './local/local-sandbox-client.js';
+export { SandboxAgent, type SandboxAgentConfig, defaultSandboxCapabilities } from './agent/sandbox-agent.js';
+export { type SandboxRunOptions, sandboxRun } from './agent/sandbox-run.js';
+export { type ActiveSandbox, type SandboxRunBinding, sandboxSessionFor } from './agent/sandbox-binding.js';
+export { getSandboxRunRecord, type SandboxRunRecord, sandboxStateKey } from './agent/sandbox-run-state.js';
+export { SandboxRuntimeCapability, type SandboxRuntimeConfig } from './agent/sandbox-runtime.js';
+export { renderWorkspaceTree, type WorkspaceTreeOptions } from './agent/workspace-tree.js';
+export { type FilesystemOptions, filesystem } from './capabilities/filesystem.js';
+export { applyUnifiedDiff, type PatchedFile } from './capabilities/apply-unified-diff.js';
+export { formatExecResult, type ShellOptions, shell } from './capabilities/shell.js';
+export { listSkills, parseFrontMatter, type SkillInfo, type SkillsOptions, skills } from './capabilities/skills.js';
+export { COMPACTION_SUMMARY_PREFIX, type CompactionOptions, compaction } from './capabilities/compaction.js';
+export { estimateTokens, findTailStart, renderTranscript } from './capabilities/compaction-split.js';
+export { sandboxToolErrorFunction } from './capabilities/sandbox-tool-errors.js';

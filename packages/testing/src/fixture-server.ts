@@ -3,7 +3,9 @@
  * unmodified vendor client at `server.url` via its `baseURL`; queue the responses the "API"
  * gives, in order; assert `server.requests` afterwards. Node-only (uses `node:http`).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -173,7 +175,31 @@ export function readFixture(path: string | URL): string {
   return readFileSync(path, 'utf8');
 }
 
+let recordedRoot: string | undefined;
+
+/**
+ * The recorded-traffic corpus folder (`shared/fixtures/recorded`): `BATON_RECORDED_FIXTURES`
+ * if set, else the nearest `shared/fixtures/recorded` found walking up from this package
+ * (the team's `shared/` sits beside the repository checkout).
+ * @throws Error saying where it looked when the corpus is missing (tests must not skip it).
+ */
+export function recordedFixturesDir(): string {
+  if (recordedRoot) return recordedRoot;
+  const fromEnv = process.env.BATON_RECORDED_FIXTURES;
+  if (fromEnv) return (recordedRoot = resolve(fromEnv));
+  const tried: string[] = [];
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'fixtures', 'recorded');
+    tried.push(candidate);
+    if (existsSync(candidate)) return (recordedRoot = candidate);
+    if (dirname(dir) === dir) break;
+  }
+  throw new Error(
+    `Recorded API traffic not found (looked in ${tried.join(', ')}). Put the team's shared/ folder beside the checkout or set BATON_RECORDED_FIXTURES.`,
+  );
+}
+
 /** Absolute path of a file in the shared recorded-traffic corpus (`shared/fixtures/recorded`). */
 export function recordedFixturePath(relative: string): string {
-  return new URL(`../../../../shared/fixtures/recorded/${relative}`, import.meta.url).pathname;
+  return join(recordedFixturesDir(), relative);
 }

@@ -6,6 +6,7 @@ export {
   type RecordedRequest,
   readFixture,
   recordedFixturePath,
+  recordedFixturesDir,
   type SseDialect,
   sseFromEvents,
   startFixtureServer,
