@@ -5,20 +5,13 @@
  * Progress goes to stderr. Exits 1 when a scenario's correctness check fails; missed targets are
  * reported, never an exit code (benchmarks are not assertions).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { s9 } from './cold-start.js';
 import { gcAvailable, type MeasureOptions } from './harness.js';
 import { s8 } from './memory.js';
 import { RuntimeWorker } from './remote.js';
-import {
-  machine,
-  packageVersion,
-  type Report,
-  renderMarkdown,
-  renderTable,
-  renderTargets,
-} from './report.js';
+import { machine, packageVersion, type Report, renderMarkdown } from './report.js';
 import { type Row, RUNTIMES } from './rows.js';
 import { IN_PROCESS } from './scenarios.js';
 import { CONCURRENT_RUNS, HOLD_TURN, LOOP_TOOL_TURNS, STREAM_DELTAS } from './script.js';
@@ -203,29 +196,8 @@ function writeResults(report: Report, markdown: string): void {
     writeFileSync(`${dir}${name}.json`, json);
     writeFileSync(`${dir}${name}.md`, markdown);
   }
-  const readme = fileURLToPath(new URL('../README.md', import.meta.url));
-  const text = readFileSync(readme, 'utf8');
-  const start = text.indexOf(README_START);
-  const end = text.indexOf(README_END);
-  if (start >= 0 && end > start) {
-    const m = report.meta;
-    const block = [
-      README_START,
-      `Full run of ${m.date.slice(0, 10)} on ${m.machine.cpuModel} × ${m.machine.cpuCount}, ${m.machine.memoryGb} GB, Node ${m.node}`,
-      `(@openai/agents ${m.versions['@openai/agents']}, ai ${m.versions.ai}). Median (min–max); lower is better.`,
-      '',
-      renderTable(report),
-      '',
-      renderTargets(report.targets),
-      '',
-    ].join('\n');
-    writeFileSync(readme, text.slice(0, start) + block + text.slice(end));
-  }
-  log(`wrote results/latest.{json,md}, results/${day}.{json,md} and the README table`);
+  log(`wrote results/latest.{json,md} and results/${day}.{json,md}`);
 }
-
-const README_START = '<!-- bench:latest:start -->';
-const README_END = '<!-- bench:latest:end -->';
 
 class UsageError extends Error {}
 

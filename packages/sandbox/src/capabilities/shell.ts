@@ -15,6 +15,8 @@ export interface ShellOptions {
   maxTimeoutMs?: number;
   /** Cap of each of stdout and stderr, in bytes, before truncation with a marker. Default 32 768. */
   maxOutputBytes?: number;
+  /** Ask for approval before running: `true`, or a function of the command line. Default false. */
+  needsApproval?: boolean | ((command: string) => boolean | Promise<boolean>);
 }
 
 /** Formats a result for the model: exit code, a reason line when killed, then stdout and stderr. */
@@ -52,6 +54,10 @@ export function shell(options: ShellOptions = {}): Capability {
             additionalProperties: false,
           },
           effect: 'unsafe',
+          needsApproval:
+            typeof options.needsApproval === 'function'
+              ? (_ctx, args: { command: string }) => (options.needsApproval as (command: string) => boolean | Promise<boolean>)(args.command)
+              : (options.needsApproval ?? false),
           errorFunction: sandboxToolErrorFunction,
           execute: async (args: { command: string; cwd?: string; timeout_ms?: number }, _ctx, details) => {
             const result = await session.exec(args.command, {
