@@ -1,6 +1,6 @@
 /**
  * kill -9 of one of two worker processes while tools are in flight. Scale: BATON_CRASH_RUNS runs
- * (default 40; the issue's 200 run in bench/crash-recovery.ts), 2 workers × concurrency 8,
+ * (default 40; `BATON_CRASH_RUNS=200` runs the issue's scale), 2 workers × concurrency 8,
  * lock 2 s, stalled check 1 s, tools that work 150 ms.
  */
 import { Redis } from 'ioredis';
@@ -89,6 +89,8 @@ describe('kill -9 of a worker mid-tool', () => {
       expect(after.takeoverAt! - killedAt).toBeLessThanOrEqual(LOCK_MS + STALLED_MS + 1000);
     }
     await waitFor(() => (survivor.stats().takeovers ?? 0) >= held.length, 5000, 'survivor stats');
+    const delays = await Promise.all(held.map(async (h) => (await r.get(h.runId))!.takeoverAt! - killedAt));
+    console.info(`[crash-idem] runs=${RUNS} held-by-victim=${held.length} re-executed=${reExecuted} takeover delay ms max=${Math.max(...delays)}`);
   });
 
   it('unsafe tools: no call runs twice; calls in flight end as in_doubt; reject never runs them, approve runs them once more', async () => {

@@ -1,6 +1,6 @@
 /**
  * A durable worker in its own process, for the crash tests. Configured by environment:
- * REDIS_PORT, QUEUE, CONCURRENCY, LOCK_MS, STALLED_MS, TOOL_DELAY_MS, DELTA_DELAY_MS.
+ * REDIS_PORT, QUEUE, CONCURRENCY, LOCK_MS, STALLED_MS, TOOL_DELAY_MS, DELTA_DELAY_MS, COALESCE_MS.
  * Prints `ready <workerId>` once taking jobs and `stats <json>` whenever its counters change.
  */
 import { Redis } from 'ioredis';
@@ -17,7 +17,7 @@ const worker = createDurableWorker({
   concurrency: env('CONCURRENCY', 4),
   lockDurationMs: env('LOCK_MS', 2000),
   stalledIntervalMs: env('STALLED_MS', 1000),
-  coalescing: { maxDelayMs: 20 },
+  coalescing: { maxDelayMs: env('COALESCE_MS', 100) },
 });
 await worker.waitUntilReady();
 process.stdout.write(`ready ${worker.id}\n`);

@@ -1,0 +1,112 @@
+/**
+ * Benchmark: `workers` worker processes × `runs` durable runs × `toolTurns` tool turns (plus the
+ * final turn) with a scripted model, on a redis-server it starts on a free port. Reports turn
+ * jobs per second from the first `start()` to the last completed run, and checks that every run
+ * completed with each tool call's result exactly once.
+ *
+ * Run: `node --import tsx packages/worker-bullmq/bench/turn-jobs.ts [runs] [workers]`
+ * (env TSX_TSCONFIG_PATH=packages/worker-bullmq/src/__tests__/tsconfig.children.json to run the
+ * package sources instead of the built kernel). `benchTurnJobs()` is what `npm run bench` calls.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { createDurableRunner, runKeys } from '../src/index.js';
+import { startRedisServer } from '../src/__tests__/redis-server.js';
+import { benchAgents } from './bench-agents.js';
+
+export interface TurnJobsBenchOptions {
+  /** Worker processes. Default 4. */
+  workers?: number;
+  /** Durable runs. Default 1,000. */
+  runs?: number;
+  /** Tool turns per run (each run makes toolTurns + 1 turn jobs). Default 3. */
+  toolTurns?: number;
+  /** Turn jobs per worker at once. Default 32. */
+  concurrency?: number;
+  /** Stream model deltas to the event streams. Default false. */
+  streamDeltas?: boolean;
+  /** Gives up after this long (ms). Default 120,000. */
+  timeoutMs?: number;
+}
+
+export interface TurnJobsBenchResult {
+  workers: number;
+  runs: number;
+  turnJobs: number;
+  elapsedMs: number;
+  turnJobsPerSecond: number;
+  completedRuns: number;
+  /** Runs whose RunState holds exactly one output per tool call id. */
+  runsWithEachResultOnce: number;
+}
+
+const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('bench worker did not start within 20 s')), 20_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) {
+        clearTimeout(timer);
+        resolve(proc);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`bench worker exited (${code})`)));
+  });
+}
+
+export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise<TurnJobsBenchResult> {
+  const workers = options.workers ?? 4;
+  const runs = options.runs ?? 1000;
+  const toolTurns = options.toolTurns ?? 3;
+  const redis = await startRedisServer();
+  const queue = 'bench';
+  const procs: ChildProcess[] = [];
+  const runner = createDurableRunner({ connection: redis.connection, agents: benchAgents(toolTurns), queue: { name: queue } });
+  try {
+    const env = { REDIS_PORT: String(redis.port), QUEUE: queue, CONCURRENCY: String(options.concurrency ?? 32), TOOL_TURNS: String(toolTurns), STREAM_DELTAS: options.streamDeltas ? '1' : '0' };
+    procs.push(...(await Promise.all(Array.from({ length: workers }, () => spawnWorker(env)))));
+    const started = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < runs; i += 100) {
+      ids.push(...(await Promise.all(Array.from({ length: Math.min(100, runs - i) }, (_, j) => runner.start('bench', `task ${i + j}`)))));
+    }
+    const deadline = started + (options.timeoutMs ?? 120_000);
+    for (;;) {
+      const c = await runner.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+      if (c.waiting + c.active + c.prioritized + c.delayed === 0) break;
+      if (Date.now() > deadline) throw new Error(`benchTurnJobs: not done after ${options.timeoutMs ?? 120_000} ms (${JSON.stringify(c)})`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const elapsedMs = Date.now() - started;
+    const client = new Redis(redis.connection);
+    const pipeline = client.pipeline();
+    for (const id of ids) pipeline.hget(runKeys(id).meta, 'status').get(runKeys(id).state);
+    const replies = (await pipeline.exec()) as [Error | null, string][];
+    client.disconnect();
+    let completedRuns = 0;
+    let runsWithEachResultOnce = 0;
+    for (let i = 0; i < replies.length; i += 2) {
+      if (replies[i][1] === 'completed') completedRuns++;
+      const state = JSON.parse(replies[i + 1][1]);
+      const outputs = state.generatedItems.filter((it: any) => it.type === 'tool_call_output_item').map((it: any) => it.raw_item.call_id);
+      const expected = Array.from({ length: toolTurns }, (_, k) => `t${k + 1}`);
+      if (JSON.stringify(outputs) === JSON.stringify(expected)) runsWithEachResultOnce++;
+    }
+    const turnJobs = runs * (toolTurns + 1);
+    return { workers, runs, turnJobs, elapsedMs, turnJobsPerSecond: Math.round((turnJobs / elapsedMs) * 1000), completedRuns, runsWithEachResultOnce };
+  } finally {
+    for (const p of procs) p.kill('SIGKILL');
+    await runner.close();
+    await redis.dispose();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const result = await benchTurnJobs({ runs: Number(process.argv[2] ?? 1000), workers: Number(process.argv[3] ?? 4) });
+  console.log(`turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}`);
+  process.exit(result.completedRuns === result.runs && result.runsWithEachResultOnce === result.runs ? 0 : 1);
+}
