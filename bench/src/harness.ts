@@ -1,8 +1,13 @@
 /**
  * Measurement. Each runtime lives in its own worker process (see `worker.ts`), where an
- * operation is warmed up, calibrated into a batch of about `sampleMs`, and timed after a forced
- * GC. The parent interleaves the samples of all runtimes round by round (A B C, C B A, …) and
- * summarizes them as median and min–max. Times are microseconds per operation.
+ * operation is warmed up after a forced GC and calibrated into a batch of about `sampleMs`; the
+ * parent interleaves the samples of all runtimes round by round (A B C, C B A, …) and summarizes
+ * them as median and min–max. Times are microseconds per operation.
+ *
+ * The GC is forced when a worker switches to another operation, not before every sample: a
+ * forced GC shrinks V8's young generation, and the next few hundred milliseconds of work then run
+ * 1.5–2.5× slower in every runtime (measured here), which would measure the GC policy, not the
+ * runtime. Between samples of one operation the heap holds only that operation's own garbage.
  */
 
 /** Median and spread of per-round samples. */
@@ -60,12 +65,13 @@ export function scale(s: Stats, factor: number): Stats {
 
 const nowUs = () => Number(process.hrtime.bigint()) / 1000;
 
-/** Runs `fn` for `warmupMs` (at least once); returns the batch size for a `sampleMs` sample. */
+/** Forces a GC, runs `fn` for `warmupMs` (at least once), returns the batch size for `sampleMs`. */
 export async function calibrate(
   fn: () => unknown,
   warmupMs: number,
   sampleMs: number,
 ): Promise<number> {
+  fullGc();
   const t0 = nowUs();
   let runs = 0;
   while (runs < 1 || nowUs() - t0 < warmupMs * 1000) {
@@ -76,9 +82,8 @@ export async function calibrate(
   return Math.max(1, Math.min(1_000_000, Math.ceil((sampleMs * 1000) / perOpUs)));
 }
 
-/** Forces a GC, then times `iterations` sequential calls; returns µs per call. */
+/** Times `iterations` sequential calls; returns µs per call. */
 export async function timeBatch(fn: () => unknown, iterations: number): Promise<number> {
-  fullGc();
   const t0 = nowUs();
   for (let i = 0; i < iterations; i++) await fn();
   return (nowUs() - t0) / iterations;

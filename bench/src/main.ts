@@ -6,6 +6,7 @@
  * reported, never an exit code (benchmarks are not assertions).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { s9 } from './cold-start.js';
 import { gcAvailable, type MeasureOptions } from './harness.js';
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   if (!gcAvailable) throw new Error('run with node --expose-gc (npm run bench does)');
   const settings = args.quick ? QUICK : FULL;
   const started = performance.now();
+  const loadAtStart = loadavg()[0];
 
   const workers: RuntimeWorker[] = [];
   const unavailable: Partial<Record<RuntimeId, string>> = {};
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
       mode: args.quick ? 'quick' : 'full',
       scenarios: args.only,
       machine: machine(),
+      loadAverage: [loadAtStart, loadavg()[0]],
       node: process.version,
       versions: Object.fromEntries(
         ['@baton/kernel', '@openai/agents', 'ai', 'zod', 'esbuild'].map((p) => [

@@ -20,6 +20,8 @@ export interface Meta {
   mode: 'full' | 'quick';
   scenarios: string[];
   machine: { cpuModel: string; cpuCount: number; memoryGb: number; os: string };
+  /** 1-minute load average at the start and the end of the run (other jobs on the machine). */
+  loadAverage: [number, number];
   node: string;
   versions: Record<string, string>;
   settings: Record<string, number>;
@@ -138,6 +140,7 @@ export function renderMarkdown(report: Report): string {
     '',
     `- Date: ${m.date}`,
     `- Machine: ${m.machine.cpuModel} × ${m.machine.cpuCount}, ${m.machine.memoryGb} GB RAM, ${m.machine.os}`,
+    `- Load average (1 min) at start / end: ${m.loadAverage[0].toFixed(2)} / ${m.loadAverage[1].toFixed(2)}`,
     `- Node ${m.node}; ${versions}`,
     `- Settings: ${settings}`,
     ...unavailable,

@@ -74,13 +74,27 @@ function networkSettings() {
 function restoreNetwork(before: ReturnType<typeof networkSettings>): void {
   const after = networkSettings();
   const run = (cmd: string, ...args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' });
-  if (after.ipForward !== before.ipForward) run('sysctl', '-w', `net.ipv4.ip_forward=${before.ipForward}`);
-  if (before.forwardPolicy && after.forwardPolicy !== before.forwardPolicy) run('iptables', '-P', 'FORWARD', before.forwardPolicy);
+  if (after.ipForward !== before.ipForward)
+    run('sysctl', '-w', `net.ipv4.ip_forward=${before.ipForward}`);
+  if (before.forwardPolicy && after.forwardPolicy !== before.forwardPolicy)
+    run('iptables', '-P', 'FORWARD', before.forwardPolicy);
   if (!before.dockerChains && after.dockerChains) {
     for (const table of ['filter', 'nat']) {
-      for (const chain of ['DOCKER', 'DOCKER-USER', 'DOCKER-ISOLATION-STAGE-1', 'DOCKER-ISOLATION-STAGE-2']) run('iptables', '-t', table, '-F', chain);
+      for (const chain of [
+        'DOCKER',
+        'DOCKER-USER',
+        'DOCKER-ISOLATION-STAGE-1',
+        'DOCKER-ISOLATION-STAGE-2',
+      ])
+        run('iptables', '-t', table, '-F', chain);
       run('iptables', '-t', table, '-F', 'FORWARD');
-      for (const chain of ['DOCKER', 'DOCKER-USER', 'DOCKER-ISOLATION-STAGE-1', 'DOCKER-ISOLATION-STAGE-2']) run('iptables', '-t', table, '-X', chain);
+      for (const chain of [
+        'DOCKER',
+        'DOCKER-USER',
+        'DOCKER-ISOLATION-STAGE-1',
+        'DOCKER-ISOLATION-STAGE-2',
+      ])
+        run('iptables', '-t', table, '-X', chain);
     }
   }
   if (!before.docker0 && after.docker0) run('ip', 'link', 'delete', 'docker0');
@@ -99,21 +113,35 @@ function unmountUnder(root: string): void {
 /** Builds `TEST_IMAGE` from the host's static busybox: bin/ with applet symlinks, etc/passwd with `sandbox` (1000), /workspace, /tmp. */
 export async function buildTestImage(docker: Docker, image = TEST_IMAGE): Promise<void> {
   const busybox = '/bin/busybox';
-  if (!existsSync(busybox) || !isStaticElf(busybox)) throw new Error(`A static /bin/busybox is needed to build the test image offline: ${INSTALL}.`);
-  const applets = spawnSync(busybox, ['--list'], { encoding: 'utf8' }).stdout.split('\n').filter((a) => a && a !== 'busybox');
+  if (!existsSync(busybox) || !isStaticElf(busybox))
+    throw new Error(`A static /bin/busybox is needed to build the test image offline: ${INSTALL}.`);
+  const applets = spawnSync(busybox, ['--list'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((a) => a && a !== 'busybox');
   const pack = tar.pack();
-  const dir = (name: string, mode = 0o755, uid = 0) => pack.entry({ name, type: 'directory', mode, uid, gid: uid });
-  for (const d of ['bin', 'etc', 'dev', 'proc', 'sys', 'root']) dir(d, d === 'root' ? 0o700 : 0o755);
+  const dir = (name: string, mode = 0o755, uid = 0) =>
+    pack.entry({ name, type: 'directory', mode, uid, gid: uid });
+  for (const d of ['bin', 'etc', 'dev', 'proc', 'sys', 'root'])
+    dir(d, d === 'root' ? 0o700 : 0o755);
   dir('tmp', 0o1777);
   dir('workspace', 0o755, 1000);
   pack.entry({ name: 'bin/busybox', mode: 0o755 }, await readFile(busybox));
-  for (const applet of applets) pack.entry({ name: `bin/${applet}`, type: 'symlink', linkname: 'busybox' });
-  pack.entry({ name: 'etc/passwd', mode: 0o644 }, 'root:x:0:0:root:/root:/bin/sh\nsandbox:x:1000:1000:sandbox:/workspace:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n');
+  for (const applet of applets)
+    pack.entry({ name: `bin/${applet}`, type: 'symlink', linkname: 'busybox' });
+  pack.entry(
+    { name: 'etc/passwd', mode: 0o644 },
+    'root:x:0:0:root:/root:/bin/sh\nsandbox:x:1000:1000:sandbox:/workspace:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n',
+  );
   pack.entry({ name: 'etc/group', mode: 0o644 }, 'root:x:0:\nsandbox:x:1000:\nnogroup:x:65534:\n');
   pack.finalize();
   const [repo, tag] = image.split(':');
-  const stream = await docker.importImage(pack as unknown as NodeJS.ReadableStream, { repo, tag: tag ?? 'latest' });
-  await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (error: unknown) => (error ? reject(error) : resolve())));
+  const stream = await docker.importImage(pack as unknown as NodeJS.ReadableStream, {
+    repo,
+    tag: tag ?? 'latest',
+  });
+  await new Promise<void>((resolve, reject) =>
+    docker.modem.followProgress(stream, (error: unknown) => (error ? reject(error) : resolve())),
+  );
 }
 
 /** Starts (or finds) an engine and makes sure the test image exists. Call from `beforeAll`. */
@@ -122,13 +150,21 @@ export async function startDockerTestEnv(): Promise<DockerTestEnv> {
   if (external?.startsWith('unix://')) {
     const docker = new Docker({ socketPath: external.slice('unix://'.length) });
     if (await answers(docker)) {
-      if (!(await docker.getImage(TEST_IMAGE).inspect().catch(() => undefined))) await buildTestImage(docker);
+      if (
+        !(await docker
+          .getImage(TEST_IMAGE)
+          .inspect()
+          .catch(() => undefined))
+      )
+        await buildTestImage(docker);
       return {
         docker,
         image: TEST_IMAGE,
         owned: false,
         killEngine: async () => {
-          throw new Error('The engine at DOCKER_HOST is not ours to stop; unset DOCKER_HOST to let the tests start a private dockerd.');
+          throw new Error(
+            'The engine at DOCKER_HOST is not ours to stop; unset DOCKER_HOST to let the tests start a private dockerd.',
+          );
         },
         stop: async () => {},
       };
@@ -143,7 +179,21 @@ export async function startDockerTestEnv(): Promise<DockerTestEnv> {
   const log = openSync(join(root, 'dockerd.log'), 'a');
   const child: ChildProcess = spawn(
     dockerd,
-    ['--data-root', join(root, 'd'), '--exec-root', join(root, 'e'), '-H', `unix://${socketPath}`, '--pidfile', pidFile, '--bridge=none', '--iptables=false', '--ip-forward=false', '--ip-masq=false', '--userland-proxy=false'],
+    [
+      '--data-root',
+      join(root, 'd'),
+      '--exec-root',
+      join(root, 'e'),
+      '-H',
+      `unix://${socketPath}`,
+      '--pidfile',
+      pidFile,
+      '--bridge=none',
+      '--iptables=false',
+      '--ip-forward=false',
+      '--ip-masq=false',
+      '--userland-proxy=false',
+    ],
     { stdio: ['ignore', log, log], detached: true },
   );
   const docker = new Docker({ socketPath });
@@ -169,7 +219,9 @@ export async function startDockerTestEnv(): Promise<DockerTestEnv> {
     const deadline = Date.now() + 30_000;
     while (!(await answers(docker))) {
       if (!alive || Date.now() > deadline) {
-        throw new Error(`dockerd did not start (log: ${join(root, 'dockerd.log')}):\n${readFileSync(join(root, 'dockerd.log'), 'utf8').slice(-2000)}`);
+        throw new Error(
+          `dockerd did not start (log: ${join(root, 'dockerd.log')}):\n${readFileSync(join(root, 'dockerd.log'), 'utf8').slice(-2000)}`,
+        );
       }
       await sleep(100);
     }

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Manifest } from '@baton/sandbox';
-import tar from 'tar-stream';
+import type tar from 'tar-stream';
 
 type TarHeader = Parameters<tar.Pack['entry']>[0];
 
@@ -23,17 +23,31 @@ function addEntry(pack: tar.Pack, header: TarHeader, data?: Buffer): Promise<voi
   });
 }
 
-async function addHostPath(pack: tar.Pack, hostPath: string, name: string, owner: TarOwner): Promise<void> {
+async function addHostPath(
+  pack: tar.Pack,
+  hostPath: string,
+  name: string,
+  owner: TarOwner,
+): Promise<void> {
   const st = await lstat(hostPath);
   const base = { name, uid: owner.uid, gid: owner.gid, mtime: st.mtime };
   if (st.isSymbolicLink()) {
-    await addEntry(pack, { ...base, type: 'symlink', linkname: await readlink(hostPath), mode: 0o777 });
+    await addEntry(pack, {
+      ...base,
+      type: 'symlink',
+      linkname: await readlink(hostPath),
+      mode: 0o777,
+    });
   } else if (st.isDirectory()) {
     await addEntry(pack, { ...base, type: 'directory', mode: st.mode & 0o777 });
-    for (const child of (await readdir(hostPath)).sort()) await addHostPath(pack, join(hostPath, child), `${name}/${child}`, owner);
+    for (const child of (await readdir(hostPath)).sort())
+      await addHostPath(pack, join(hostPath, child), `${name}/${child}`, owner);
   } else if (st.isFile()) {
     await new Promise<void>((resolve, reject) => {
-      const entry = pack.entry({ ...base, type: 'file', size: st.size, mode: st.mode & 0o777 }, (error) => (error ? reject(error) : resolve()));
+      const entry = pack.entry(
+        { ...base, type: 'file', size: st.size, mode: st.mode & 0o777 },
+        (error) => (error ? reject(error) : resolve()),
+      );
       createReadStream(hostPath).on('error', reject).pipe(entry);
     });
   }
@@ -44,14 +58,24 @@ async function addHostPath(pack: tar.Pack, hostPath: string, name: string, owner
  * owned by `owner`, then finalizes it. Host copies are streamed; symlinks are stored as symlinks.
  * Entry names are relative to the workspace (extract the archive at the workspace path).
  */
-export async function writeManifestTar(pack: tar.Pack, manifest: Manifest, owner: TarOwner): Promise<void> {
+export async function writeManifestTar(
+  pack: tar.Pack,
+  manifest: Manifest,
+  owner: TarOwner,
+): Promise<void> {
   const dirs = new Set<string>();
   const ensureDir = async (dir: string) => {
     if (dir === '.' || dir === '' || dirs.has(dir)) return;
     const slash = dir.lastIndexOf('/');
     if (slash > 0) await ensureDir(dir.slice(0, slash));
     dirs.add(dir);
-    await addEntry(pack, { name: dir, type: 'directory', mode: 0o755, uid: owner.uid, gid: owner.gid });
+    await addEntry(pack, {
+      name: dir,
+      type: 'directory',
+      mode: 0o755,
+      uid: owner.uid,
+      gid: owner.gid,
+    });
   };
   const parent = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.');
   try {
@@ -59,7 +83,11 @@ export async function writeManifestTar(pack: tar.Pack, manifest: Manifest, owner
       if (entry.type === 'dir') await ensureDir(entry.path);
       else if (entry.type === 'file') {
         await ensureDir(parent(entry.path));
-        await addEntry(pack, { name: entry.path, type: 'file', mode: entry.mode, uid: owner.uid, gid: owner.gid }, Buffer.from(entry.content));
+        await addEntry(
+          pack,
+          { name: entry.path, type: 'file', mode: entry.mode, uid: owner.uid, gid: owner.gid },
+          Buffer.from(entry.content),
+        );
       } else {
         await ensureDir(parent(entry.path));
         await addHostPath(pack, entry.from.hostPath, entry.path, owner);

@@ -42,14 +42,21 @@ export const SANDBOX_LABEL = 'dev.baton.sandbox';
 export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions {
   const limits = input.manifest.limits;
   const memory = Math.floor(limits.memoryBytes ?? input.defaults.memoryBytes);
-  const workdir = input.manifest.workdir === '.' ? input.workspacePath : `${input.workspacePath}/${input.manifest.workdir}`;
+  const workdir =
+    input.manifest.workdir === '.'
+      ? input.workspacePath
+      : `${input.workspacePath}/${input.manifest.workdir}`;
   return {
     Image: input.image,
     User: `${input.uid}:${input.gid}`,
     WorkingDir: workdir,
     Cmd: input.keepAliveCommand,
     Env: Object.entries(input.manifest.env).map(([k, v]) => `${k}=${v}`),
-    Labels: { ...input.labels, [SANDBOX_LABEL]: '1', [`${SANDBOX_LABEL}.volume`]: input.volumeName },
+    Labels: {
+      ...input.labels,
+      [SANDBOX_LABEL]: '1',
+      [`${SANDBOX_LABEL}.volume`]: input.volumeName,
+    },
     NetworkDisabled: !input.manifest.network,
     HostConfig: {
       NetworkMode: input.manifest.network ? input.networkMode : 'none',
@@ -68,11 +75,21 @@ export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions
 }
 
 /** The workspace volume: tmpfs of `sizeBytes`, owned by the sandbox user (so uploads work with a read-only root). */
-export function workspaceVolumeSpec(name: string, uid: number, gid: number, sizeBytes: number, labels: Record<string, string>): VolumeCreateOptions {
+export function workspaceVolumeSpec(
+  name: string,
+  uid: number,
+  gid: number,
+  sizeBytes: number,
+  labels: Record<string, string>,
+): VolumeCreateOptions {
   return {
     Name: name,
     Driver: 'local',
-    DriverOpts: { type: 'tmpfs', device: 'tmpfs', o: `size=${sizeBytes},uid=${uid},gid=${gid},mode=0755` },
+    DriverOpts: {
+      type: 'tmpfs',
+      device: 'tmpfs',
+      o: `size=${sizeBytes},uid=${uid},gid=${gid},mode=0755`,
+    },
     Labels: { ...labels, [SANDBOX_LABEL]: '1' },
   };
 }

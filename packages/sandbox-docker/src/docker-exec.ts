@@ -60,12 +60,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs `spec.cmd` in `container`. Never rejects for a failing command.
  * @throws SandboxUnavailableError when the engine or the container goes away; SandboxError for other API errors.
  */
-export async function runDockerExec(docker: Docker, container: Docker.Container, spec: DockerExecSpec): Promise<DockerExecOutcome> {
+export async function runDockerExec(
+  docker: Docker,
+  container: Docker.Container,
+  spec: DockerExecSpec,
+): Promise<DockerExecOutcome> {
   const hasStdin = spec.stdin !== undefined;
   let exec: Docker.Exec;
   let stream: NodeJS.ReadWriteStream & { destroy?: (error?: Error) => void };
   try {
-    exec = await container.exec({ Cmd: spec.cmd, AttachStdout: true, AttachStderr: true, AttachStdin: hasStdin, Tty: false, User: spec.user, WorkingDir: spec.workingDir, Env: spec.env });
+    exec = await container.exec({
+      Cmd: spec.cmd,
+      AttachStdout: true,
+      AttachStderr: true,
+      AttachStdin: hasStdin,
+      Tty: false,
+      User: spec.user,
+      WorkingDir: spec.workingDir,
+      Env: spec.env,
+    });
     stream = (await exec.start({ hijack: true, stdin: hasStdin })) as typeof stream;
   } catch (error) {
     throw toSandboxError(error, 'exec');
@@ -82,7 +95,10 @@ export async function runDockerExec(docker: Docker, container: Docker.Container,
     }
     if (!ended) stream.destroy?.();
   };
-  const timer = spec.timeoutMs !== undefined ? setTimeout(() => void kill('timeout'), spec.timeoutMs) : undefined;
+  const timer =
+    spec.timeoutMs !== undefined
+      ? setTimeout(() => void kill('timeout'), spec.timeoutMs)
+      : undefined;
   const onAbort = () => void kill('aborted');
   if (spec.signal?.aborted) onAbort();
   spec.signal?.addEventListener('abort', onAbort, { once: true });
@@ -91,7 +107,8 @@ export async function runDockerExec(docker: Docker, container: Docker.Container,
       stream.on('end', resolve);
       stream.on('close', resolve);
       stream.on('error', reject);
-      if (hasStdin) stream.end(typeof spec.stdin === 'string' ? spec.stdin : Buffer.from(spec.stdin!));
+      if (hasStdin)
+        stream.end(typeof spec.stdin === 'string' ? spec.stdin : Buffer.from(spec.stdin!));
     });
   } catch (error) {
     throw toSandboxError(error, 'exec stream');

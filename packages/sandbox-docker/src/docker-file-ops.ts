@@ -64,7 +64,12 @@ esac
 `;
 
 /** Argv of a file operation (`rel` already normalized). */
-export function fileOpCommand(workspacePath: string, op: 'read' | 'write' | 'list' | 'remove' | 'exists', rel: string, ...extra: string[]): string[] {
+export function fileOpCommand(
+  workspacePath: string,
+  op: 'read' | 'write' | 'list' | 'remove' | 'exists',
+  rel: string,
+  ...extra: string[]
+): string[] {
   return ['/bin/sh', '-c', FILE_OPS_SCRIPT, workspacePath, op, rel, ...extra];
 }
 
@@ -82,14 +87,20 @@ export function fileOpError(exitCode: number, path: string, stderr: string): Err
     case 6:
       return new SandboxError(`A component of "${path}" is not a directory.`);
     case 7:
-      return new SandboxError(`"${path}" is a non-empty directory; remove it with recursive: true.`);
+      return new SandboxError(
+        `"${path}" is a non-empty directory; remove it with recursive: true.`,
+      );
     default:
-      return new SandboxError(`File operation on "${path}" failed with exit code ${exitCode}: ${stderr.trim() || 'no message'}`);
+      return new SandboxError(
+        `File operation on "${path}" failed with exit code ${exitCode}: ${stderr.trim() || 'no message'}`,
+      );
   }
 }
 
 /** Parses the `list` output: `type \t size \t name \0` records. */
-export function parseListing(raw: Buffer): { name: string; type: 'file' | 'dir' | 'symlink' | 'other'; sizeBytes: number }[] {
+export function parseListing(
+  raw: Buffer,
+): { name: string; type: 'file' | 'dir' | 'symlink' | 'other'; sizeBytes: number }[] {
   const out: { name: string; type: 'file' | 'dir' | 'symlink' | 'other'; sizeBytes: number }[] = [];
   for (const record of raw.toString('utf8').split('\0')) {
     if (!record) continue;

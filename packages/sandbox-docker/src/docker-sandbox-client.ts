@@ -24,7 +24,12 @@ import {
 import type Docker from 'dockerode';
 import tar from 'tar-stream';
 import { writeManifestTar } from './docker-archive.js';
-import { containerSpec, type DockerDefaultLimits, SANDBOX_LABEL, workspaceVolumeSpec } from './docker-container-spec.js';
+import {
+  containerSpec,
+  type DockerDefaultLimits,
+  SANDBOX_LABEL,
+  workspaceVolumeSpec,
+} from './docker-container-spec.js';
 import { toSandboxError } from './docker-errors.js';
 import { DockerSandboxSession, removeSandbox } from './docker-sandbox-session.js';
 import { readLimitCounters } from './limit-counters.js';
@@ -73,16 +78,26 @@ const SNAPSHOT_ID = /^snap_[a-f0-9]{20}$/;
  */
 export function dockerSandboxClient(options: DockerSandboxClientOptions): DockerSandboxClient {
   const { docker, image } = options;
-  if (!docker || typeof docker.createContainer !== 'function') throw new UserError('dockerSandboxClient(): `docker` must be a dockerode instance.');
-  if (typeof image !== 'string' || !image) throw new UserError('dockerSandboxClient(): `image` is required.');
+  if (!docker || typeof docker.createContainer !== 'function')
+    throw new UserError('dockerSandboxClient(): `docker` must be a dockerode instance.');
+  if (typeof image !== 'string' || !image)
+    throw new UserError('dockerSandboxClient(): `image` is required.');
   const user = options.user ?? '1000:1000';
   const m = /^(\d+)(?::(\d+))?$/.exec(user);
-  if (!m || Number(m[1]) === 0) throw new UserError(`dockerSandboxClient(): \`user\` must be a numeric non-root uid[:gid] such as "1000:1000" (got ${JSON.stringify(user)}).`);
+  if (!m || Number(m[1]) === 0)
+    throw new UserError(
+      `dockerSandboxClient(): \`user\` must be a numeric non-root uid[:gid] such as "1000:1000" (got ${JSON.stringify(user)}).`,
+    );
   const uid = Number(m[1]);
   const gid = Number(m[2] ?? m[1]);
   const workspacePath = options.workspacePath ?? '/workspace';
   const snapshotDir = options.snapshotDir ?? join(tmpdir(), 'baton-sandbox-docker', 'snapshots');
-  const defaults: DockerDefaultLimits = { memoryBytes: 512 * 1024 * 1024, cpus: 1, processes: 256, ...options.defaultLimits };
+  const defaults: DockerDefaultLimits = {
+    memoryBytes: 512 * 1024 * 1024,
+    cpus: 1,
+    processes: 256,
+    ...options.defaultLimits,
+  };
   const labels = options.labels ?? {};
   let imageChecked = false;
 
@@ -91,7 +106,8 @@ export function dockerSandboxClient(options: DockerSandboxClientOptions): Docker
     try {
       await docker.getImage(image).inspect();
     } catch (error) {
-      if ((error as { statusCode?: number }).statusCode !== 404) throw toSandboxError(error, 'image inspect');
+      if ((error as { statusCode?: number }).statusCode !== 404)
+        throw toSandboxError(error, 'image inspect');
       if (options.pull !== 'missing') {
         throw new UserError(
           `Docker image "${image}" is not on the engine, and dockerSandboxClient never pulls unless asked. Build it (docker build -t ${image} <dir with a Dockerfile>) or pull it (docker pull ${image}), or pass pull: 'missing'.`,
@@ -103,37 +119,72 @@ export function dockerSandboxClient(options: DockerSandboxClientOptions): Docker
   };
 
   const snapshotFile = (snapshot: SandboxSnapshot) => {
-    if (snapshot?.backend !== 'docker' || !SNAPSHOT_ID.test(snapshot.snapshotId)) throw new SandboxError(`Invalid docker snapshot reference ${JSON.stringify(snapshot)}.`);
+    if (snapshot?.backend !== 'docker' || !SNAPSHOT_ID.test(snapshot.snapshotId))
+      throw new SandboxError(`Invalid docker snapshot reference ${JSON.stringify(snapshot)}.`);
     return join(snapshotDir, `${snapshot.snapshotId}.tar`);
   };
 
   const sessionFor = async (container: Docker.Container, volumeName: string, manifest: Manifest) =>
-    new DockerSandboxSession({ docker, container, volumeName, manifest, user: `${uid}:${gid}`, workspacePath, snapshotDir, baseline: await readLimitCounters(docker, container, `${uid}:${gid}`) });
+    new DockerSandboxSession({
+      docker,
+      container,
+      volumeName,
+      manifest,
+      user: `${uid}:${gid}`,
+      workspacePath,
+      snapshotDir,
+      baseline: await readLimitCounters(docker, container, `${uid}:${gid}`),
+    });
 
   const client: DockerSandboxClient = {
     specificationVersion: 'v1',
     backend: 'docker',
     async create(input: Manifest | ManifestInput, createOptions: CreateSessionOptions = {}) {
       const manifest = defineManifest(input);
-      const snapshotPath = createOptions.snapshot ? snapshotFile(createOptions.snapshot) : undefined;
+      createOptions.signal?.throwIfAborted();
+      const snapshotPath = createOptions.snapshot
+        ? snapshotFile(createOptions.snapshot)
+        : undefined;
       await ensureImage();
       const volumeName = `baton-sbx-${randomBytes(10).toString('hex')}`;
       let container: Docker.Container | undefined;
       try {
-        await docker.createVolume(workspaceVolumeSpec(volumeName, uid, gid, options.workspaceSizeBytes ?? 512 * 1024 * 1024, labels));
+        await docker.createVolume(
+          workspaceVolumeSpec(
+            volumeName,
+            uid,
+            gid,
+            options.workspaceSizeBytes ?? 512 * 1024 * 1024,
+            labels,
+          ),
+        );
         container = await docker.createContainer(
           containerSpec({
-            image, uid, gid, workspacePath, volumeName, manifest, defaults, labels,
+            image,
+            uid,
+            gid,
+            workspacePath,
+            volumeName,
+            manifest,
+            defaults,
+            labels,
             networkMode: options.networkMode ?? 'bridge',
             tmpSizeBytes: options.tmpSizeBytes ?? 64 * 1024 * 1024,
-            keepAliveCommand: options.keepAliveCommand ?? ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done'],
+            keepAliveCommand: options.keepAliveCommand ?? [
+              '/bin/sh',
+              '-c',
+              'trap "exit 0" TERM INT; while :; do sleep 3600 & wait $!; done',
+            ],
           }),
         );
         await container.start();
-        if (snapshotPath) await container.putArchive(createReadStream(snapshotPath), { path: workspacePath });
+        if (snapshotPath)
+          await container.putArchive(createReadStream(snapshotPath), { path: workspacePath });
         else {
           const pack = tar.pack();
-          const upload = container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: workspacePath });
+          const upload = container.putArchive(pack as unknown as NodeJS.ReadableStream, {
+            path: workspacePath,
+          });
           await Promise.all([upload, writeManifestTar(pack, manifest, { uid, gid })]);
         }
         return await sessionFor(container, volumeName, manifest);
@@ -143,7 +194,10 @@ export function dockerSandboxClient(options: DockerSandboxClientOptions): Docker
       }
     },
     async resume(state: SandboxSessionState, resumeOptions: ResumeSessionOptions = {}) {
-      if (!state || state.backend !== 'docker') throw new UserError(`dockerSandboxClient.resume(): the state is for backend "${state?.backend}", not "docker".`);
+      if (state?.backend !== 'docker')
+        throw new UserError(
+          `dockerSandboxClient.resume(): the state is for backend "${state?.backend}", not "docker".`,
+        );
       const manifest = settingsOnly(resumeOptions.manifest);
       if (CONTAINER_ID.test(state.sessionId)) {
         const container = docker.getContainer(state.sessionId);
@@ -152,10 +206,14 @@ export function dockerSandboxClient(options: DockerSandboxClientOptions): Docker
           throw toSandboxError(error, 'resume');
         });
         const volume = info?.Config.Labels?.[`${SANDBOX_LABEL}.volume`];
-        if (info && info.Config.Labels?.[SANDBOX_LABEL] === '1' && info.State.Running && volume) return sessionFor(container, volume, manifest);
+        if (info && info.Config.Labels?.[SANDBOX_LABEL] === '1' && info.State.Running && volume)
+          return sessionFor(container, volume, manifest);
       }
-      if (state.snapshot) return client.create(manifest, { snapshot: state.snapshot, signal: resumeOptions.signal });
-      throw new SandboxError(`Docker sandbox container ${JSON.stringify(state.sessionId)} is gone (or not a running sandbox) and the state has no snapshot to restore.`);
+      if (state.snapshot)
+        return client.create(manifest, { snapshot: state.snapshot, signal: resumeOptions.signal });
+      throw new SandboxError(
+        `Docker sandbox container ${JSON.stringify(state.sessionId)} is gone (or not a running sandbox) and the state has no snapshot to restore.`,
+      );
     },
     async deleteSnapshot(snapshot: SandboxSnapshot) {
       await rm(snapshotFile(snapshot), { force: true });
@@ -166,14 +224,21 @@ export function dockerSandboxClient(options: DockerSandboxClientOptions): Docker
 
 function settingsOnly(manifest: Manifest | ManifestInput | undefined): Manifest {
   const m = defineManifest(manifest ?? {});
-  return defineManifest({ workdir: m.workdir, env: { ...m.env }, limits: { ...m.limits }, network: m.network });
+  return defineManifest({
+    workdir: m.workdir,
+    env: { ...m.env },
+    limits: { ...m.limits },
+    network: m.network,
+  });
 }
 
 function pullImage(docker: Docker, image: string): Promise<void> {
   return new Promise((resolve, reject) => {
     docker.pull(image, (error: unknown, stream: NodeJS.ReadableStream) => {
       if (error) return reject(toSandboxError(error, `pull ${image}`));
-      docker.modem.followProgress(stream, (e: unknown) => (e ? reject(toSandboxError(e, `pull ${image}`)) : resolve()));
+      docker.modem.followProgress(stream, (e: unknown) =>
+        e ? reject(toSandboxError(e, `pull ${image}`)) : resolve(),
+      );
     });
   });
 }

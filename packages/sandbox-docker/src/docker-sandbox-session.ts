@@ -59,11 +59,19 @@ export class DockerSandboxSession implements SandboxSession {
   }
 
   state(): SandboxSessionState {
-    return { specificationVersion: 'v1', backend: this.backend, sessionId: this.id, ...(this.lastSnapshot ? { snapshot: this.lastSnapshot } : {}) };
+    return {
+      specificationVersion: 'v1',
+      backend: this.backend,
+      sessionId: this.id,
+      ...(this.lastSnapshot ? { snapshot: this.lastSnapshot } : {}),
+    };
   }
 
   private check(): void {
-    if (this.closed) throw new SandboxError(`Docker sandbox session ${this.id.slice(0, 12)} is closed; create or resume a session.`);
+    if (this.closed)
+      throw new SandboxError(
+        `Docker sandbox session ${this.id.slice(0, 12)} is closed; create or resume a session.`,
+      );
   }
 
   async exec(command: string | string[], options: ExecOptions = {}): Promise<ExecResult> {
@@ -78,7 +86,15 @@ export class DockerSandboxSession implements SandboxSession {
     const stderr = new OutputCollector(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
     const started = Date.now();
     const outcome = await runDockerExec(this.d.docker, this.d.container, {
-      cmd: ['/bin/sh', '-c', WRAPPER, pidFile, joinPosix(this.d.workspacePath, cwdRel), this.d.workspacePath, ...argv],
+      cmd: [
+        '/bin/sh',
+        '-c',
+        WRAPPER,
+        pidFile,
+        joinPosix(this.d.workspacePath, cwdRel),
+        this.d.workspacePath,
+        ...argv,
+      ],
       user: this.d.user,
       env: Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${v}`),
       stdin: options.stdin,
@@ -89,8 +105,10 @@ export class DockerSandboxSession implements SandboxSession {
       kill: () => this.killGroup(pidFile),
     });
     const errText = stderr.text();
-    if (outcome.exitCode === 204 && errText.startsWith('baton-sandbox: no cwd')) throw new SandboxFileNotFoundError(options.cwd ?? cwdRel);
-    if (outcome.exitCode === 203 && errText.startsWith('baton-sandbox: cwd escape')) throw new SandboxPathError(options.cwd ?? cwdRel, 'symlink_escape');
+    if (outcome.exitCode === 204 && errText.startsWith('baton-sandbox: no cwd'))
+      throw new SandboxFileNotFoundError(options.cwd ?? cwdRel);
+    if (outcome.exitCode === 203 && errText.startsWith('baton-sandbox: cwd escape'))
+      throw new SandboxPathError(options.cwd ?? cwdRel, 'symlink_escape');
     const result: ExecResult = {
       exitCode: outcome.exitCode,
       stdout: stdout.text(),
@@ -99,8 +117,13 @@ export class DockerSandboxSession implements SandboxSession {
       timedOut: outcome.reason === 'timeout',
       durationMs: Date.now() - started,
     };
-    if (outcome.reason === 'timeout') Object.assign(result, { reason: 'timeout', detail: `killed after the ${timeoutMs} ms timeout` });
-    else if (outcome.reason === 'aborted') Object.assign(result, { reason: 'aborted', detail: 'killed because the caller aborted' });
+    if (outcome.reason === 'timeout')
+      Object.assign(result, {
+        reason: 'timeout',
+        detail: `killed after the ${timeoutMs} ms timeout`,
+      });
+    else if (outcome.reason === 'aborted')
+      Object.assign(result, { reason: 'aborted', detail: 'killed because the caller aborted' });
     else if (outcome.exitCode !== 0) Object.assign(result, await this.limitReason());
     return result;
   }
@@ -112,20 +135,39 @@ export class DockerSandboxSession implements SandboxSession {
     this.d.baseline = now;
     const limits = this.d.manifest.limits;
     if (now.oomKills > before.oomKills) {
-      return { reason: 'oom', detail: `killed by the out-of-memory killer: the sandbox memory limit${limits.memoryBytes ? ` (${limits.memoryBytes} bytes)` : ''} was reached` };
+      return {
+        reason: 'oom',
+        detail: `killed by the out-of-memory killer: the sandbox memory limit${limits.memoryBytes ? ` (${limits.memoryBytes} bytes)` : ''} was reached`,
+      };
     }
     if (now.pidsMaxHits > before.pidsMaxHits) {
-      return { reason: 'pids_limit', detail: `process creation failed: the sandbox process limit${limits.processes ? ` (${limits.processes})` : ''} was reached` };
+      return {
+        reason: 'pids_limit',
+        detail: `process creation failed: the sandbox process limit${limits.processes ? ` (${limits.processes})` : ''} was reached`,
+      };
     }
     return {};
   }
 
   private async killGroup(pidFile: string): Promise<void> {
-    const script = 'p=$(cat "$0" 2>/dev/null) || exit 0; kill -9 -"$p" 2>/dev/null; kill -9 "$p" 2>/dev/null; true';
-    await runDockerExec(this.d.docker, this.d.container, { cmd: ['/bin/sh', '-c', script, pidFile], user: this.d.user, stdout: new BytesSink(), stderr: new BytesSink(), timeoutMs: 10_000 });
+    const script =
+      'p=$(cat "$0" 2>/dev/null) || exit 0; kill -9 -"$p" 2>/dev/null; kill -9 "$p" 2>/dev/null; true';
+    await runDockerExec(this.d.docker, this.d.container, {
+      cmd: ['/bin/sh', '-c', script, pidFile],
+      user: this.d.user,
+      stdout: new BytesSink(),
+      stderr: new BytesSink(),
+      timeoutMs: 10_000,
+    });
   }
 
-  private async fileOp(op: 'read' | 'write' | 'list' | 'remove', path: string, rel: string, extra: string[] = [], stdin?: string | Uint8Array): Promise<Buffer> {
+  private async fileOp(
+    op: 'read' | 'write' | 'list' | 'remove',
+    path: string,
+    rel: string,
+    extra: string[] = [],
+    stdin?: string | Uint8Array,
+  ): Promise<Buffer> {
     this.check();
     const out = new BytesSink();
     const err = new BytesSink();
@@ -165,7 +207,10 @@ export class DockerSandboxSession implements SandboxSession {
     const rel = normalizeWorkspacePath(path);
     if (rel === '.') throw new SandboxPathError(path, 'root');
     const slash = rel.lastIndexOf('/');
-    await this.fileOp('remove', path, slash < 0 ? '.' : rel.slice(0, slash), [rel.slice(slash + 1), options.recursive ? '1' : '0']);
+    await this.fileOp('remove', path, slash < 0 ? '.' : rel.slice(0, slash), [
+      rel.slice(slash + 1),
+      options.recursive ? '1' : '0',
+    ]);
   }
 
   async snapshot(): Promise<SandboxSnapshot> {
@@ -179,7 +224,12 @@ export class DockerSandboxSession implements SandboxSession {
     } catch (error) {
       throw toSandboxError(error, 'snapshot');
     }
-    this.lastSnapshot = { backend: this.backend, snapshotId, createdAt: new Date().toISOString(), sizeBytes: (await stat(file)).size };
+    this.lastSnapshot = {
+      backend: this.backend,
+      snapshotId,
+      createdAt: new Date().toISOString(),
+      sizeBytes: (await stat(file)).size,
+    };
     return this.lastSnapshot;
   }
 
@@ -191,9 +241,14 @@ export class DockerSandboxSession implements SandboxSession {
 }
 
 /** Removes a sandbox container (forced) and its volume; missing ones are fine. */
-export async function removeSandbox(docker: Docker, container: Docker.Container | undefined, volumeName: string): Promise<void> {
+export async function removeSandbox(
+  docker: Docker,
+  container: Docker.Container | undefined,
+  volumeName: string,
+): Promise<void> {
   const ignore404 = (error: unknown) => {
-    if ((error as { statusCode?: number })?.statusCode !== 404) throw toSandboxError(error, 'remove');
+    if ((error as { statusCode?: number })?.statusCode !== 404)
+      throw toSandboxError(error, 'remove');
   };
   if (container) await container.remove({ force: true, v: true }).catch(ignore404);
   await docker.getVolume(volumeName).remove().catch(ignore404);

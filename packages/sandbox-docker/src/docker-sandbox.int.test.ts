@@ -5,12 +5,24 @@
  * The last test stops the engine, so it stays last.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FunctionCallOutputItem, type ModelRequest, run, UserError } from '@baton/kernel';
-import { getSandboxRunRecord, SandboxAgent, SandboxUnavailableError } from '@baton/sandbox';
+import {
+  type FunctionCallOutputItem,
+  type ModelRequest,
+  RunState,
+  run,
+  UserError,
+} from '@baton/kernel';
+import {
+  filesystem,
+  getSandboxRunRecord,
+  SandboxAgent,
+  SandboxUnavailableError,
+  shell,
+} from '@baton/sandbox';
 import { describeSandboxConformance, fc, msg, ScriptedModel } from '@baton/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DockerTestEnv, startDockerTestEnv } from '../scripts/dockerd-test-env.js';
@@ -45,11 +57,15 @@ afterAll(async () => {
 describeSandboxConformance('docker', () => client);
 
 const outputs = (req: ModelRequest) =>
-  req.input.filter((i): i is FunctionCallOutputItem => i.type === 'function_call_output').map((o) => String(o.output));
+  req.input
+    .filter((i): i is FunctionCallOutputItem => i.type === 'function_call_output')
+    .map((o) => String(o.output));
 
 describe('Docker sandbox isolation and limits', () => {
   it('runs a non-root user in a read-only container with no network, dropped capabilities and limits', async () => {
-    const s = await client.create({ limits: { memoryBytes: 64 * 1024 * 1024, cpus: 0.5, processes: 32 } });
+    const s = await client.create({
+      limits: { memoryBytes: 64 * 1024 * 1024, cpus: 0.5, processes: 32 },
+    });
     try {
       const info = await env.docker.getContainer(s.id).inspect();
       expect(info.HostConfig).toMatchObject({
@@ -63,24 +79,35 @@ describe('Docker sandbox isolation and limits', () => {
         SecurityOpt: ['no-new-privileges'],
       });
       expect(info.Config.User).toBe('1000:1000');
-      const r = await s.exec('id -u; touch /etc/baton 2>&1; echo rc=$?; echo ok > in-workspace.txt && cat in-workspace.txt');
-      expect(r.stdout).toBe("1000\ntouch: /etc/baton: Read-only file system\nrc=1\nok\n");
+      const r = await s.exec(
+        'id -u; touch /etc/baton 2>&1; echo rc=$?; echo ok > in-workspace.txt && cat in-workspace.txt',
+      );
+      expect(r.stdout).toBe('1000\ntouch: /etc/baton: Read-only file system\nrc=1\nok\n');
     } finally {
       await s.close();
     }
   });
 
   it('has no network: only loopback, no routes, and a connect to the host listener fails where a host-network container succeeds', async () => {
-    const s = await client.create();
+    const s = await client.create({});
     try {
-      const r = await s.exec("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; tail -n +2 /proc/net/route | wc -l");
+      const r = await s.exec(
+        "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; tail -n +2 /proc/net/route | wc -l",
+      );
       expect(r.stdout).toBe('lo\n0\n');
       const before = accepted;
-      const off = await s.exec(`nc -w 2 127.0.0.1 ${port} </dev/null; echo rc=$?; nc -w 2 192.0.2.1 80 </dev/null 2>&1; echo rc=$?`);
+      const off = await s.exec(
+        `nc -w 2 127.0.0.1 ${port} </dev/null; echo rc=$?; nc -w 2 192.0.2.1 80 </dev/null 2>&1; echo rc=$?`,
+      );
       expect(off.stdout).toMatch(/rc=1\n[\s\S]*Network is unreachable[\s\S]*rc=1\n$/);
       expect(accepted).toBe(before);
       // Positive control: the same probe from a host-network container reaches the listener.
-      const probe = await env.docker.createContainer({ Image: env.image, User: '1000:1000', Cmd: ['nc', '-w', '2', '127.0.0.1', String(port)], HostConfig: { NetworkMode: 'host' } });
+      const probe = await env.docker.createContainer({
+        Image: env.image,
+        User: '1000:1000',
+        Cmd: ['nc', '-w', '2', '127.0.0.1', String(port)],
+        HostConfig: { NetworkMode: 'host' },
+      });
       try {
         await probe.start();
         expect((await probe.wait()).StatusCode).toBe(0);
@@ -113,7 +140,7 @@ describe('Docker sandbox isolation and limits', () => {
   });
 
   it('kills a timed-out command with its children: no process is left in the container', async () => {
-    const s = await client.create();
+    const s = await client.create({});
     try {
       const r = await s.exec('sleep 60 & sleep 61 & sleep 62', { timeoutMs: 400 });
       expect(r).toMatchObject({ timedOut: true, exitCode: 137 });
@@ -132,7 +159,9 @@ describe('Docker sandbox isolation and limits', () => {
     expect(snapshot.sizeBytes).toBeGreaterThan(0);
     const volume = (await env.docker.getContainer(s.id).inspect()).Mounts[0].Name!;
     await s.close();
-    await expect(env.docker.getContainer(s.id).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(env.docker.getContainer(s.id).inspect()).rejects.toMatchObject({
+      statusCode: 404,
+    });
     await expect(env.docker.getVolume(volume).inspect()).rejects.toMatchObject({ statusCode: 404 });
     const restored = await client.resume({ ...s.state(), snapshot });
     try {
@@ -149,8 +178,12 @@ describe('Docker sandbox isolation and limits', () => {
     const missing = dockerSandboxClient({ docker: env.docker, image: 'baton-no-such-image:1' });
     const error = await missing.create({}).catch((e) => e);
     expect(UserError.isInstance(error)).toBe(true);
-    expect(error.message).toMatch(/not on the engine.*docker build -t baton-no-such-image:1.*docker pull baton-no-such-image:1.*pull: 'missing'/);
-    await expect(env.docker.getImage('baton-no-such-image:1').inspect()).rejects.toMatchObject({ statusCode: 404 });
+    expect(error.message).toMatch(
+      /not on the engine.*docker build -t baton-no-such-image:1.*docker pull baton-no-such-image:1.*pull: 'missing'/,
+    );
+    await expect(env.docker.getImage('baton-no-such-image:1').inspect()).rejects.toMatchObject({
+      statusCode: 404,
+    });
   });
 });
 
@@ -164,16 +197,55 @@ describe('SandboxAgent on Docker', () => {
     const agent = new SandboxAgent({ name: 'docker-words', model, client });
     const result = await run(agent, 'Which word comes first?');
     expect(result.finalOutput).toBe('First alphabetically: apple');
-    expect(outputs(model.requests[2])).toEqual(['Wrote 15 bytes to words.txt.', 'exit_code: 0\nstdout:\napple\n']);
+    expect(outputs(model.requests[2])).toEqual([
+      'Wrote 15 bytes to words.txt.',
+      'exit_code: 0\nstdout:\napple\n',
+    ]);
     expect(model.requests[0].systemInstructions).toContain('backend: docker');
     const record = getSandboxRunRecord(result.state, 'docker-words')!;
     expect(record).toMatchObject({ owner: 'run', closed: true, session: { backend: 'docker' } });
-    await expect(env.docker.getContainer(record.session.sessionId).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(env.docker.getContainer(record.session.sessionId).inspect()).rejects.toMatchObject(
+      { statusCode: 404 },
+    );
+  });
+
+  it('resumes an interrupted run in a new container from the snapshot after a RunState JSON round trip', async () => {
+    const model = new ScriptedModel([
+      [fc('write_file', { path: 'progress.txt', content: 'step 1 done' }, 'r1')],
+      [fc('exec_command', { command: 'cat progress.txt' }, 'r2')],
+      (req) => [msg(`resumed and read: ${/stdout:\n(.*)/.exec(outputs(req)[1])![1]}`)],
+    ]);
+    const make = () =>
+      new SandboxAgent({
+        name: 'docker-pause',
+        model,
+        client,
+        capabilities: [filesystem(), shell({ needsApproval: true })],
+      });
+    const first = await run(make(), 'go');
+    expect(first.interruptions.map((i) => i.tool_name)).toEqual(['exec_command']);
+    const paused = getSandboxRunRecord(first.state, 'docker-pause')!;
+    expect(paused).toMatchObject({ owner: 'run', closed: true });
+    await expect(env.docker.getContainer(paused.session.sessionId).inspect()).rejects.toMatchObject(
+      { statusCode: 404 },
+    );
+
+    const agent = make();
+    const state = await RunState.fromString(agent, JSON.stringify(first.state.toJSON()));
+    state.approve(state.getInterruptions()[0]);
+    const resumed = await run(agent, state);
+    expect(resumed.finalOutput).toBe('resumed and read: step 1 done');
+    expect(getSandboxRunRecord(resumed.state, 'docker-pause')!.session.sessionId).not.toBe(
+      paused.session.sessionId,
+    );
   });
 
   // Keep last: it stops the engine.
   it('fails the run cleanly with SandboxUnavailableError when the engine stops mid-run', async () => {
-    expect(env.owned, 'this test stops dockerd; unset DOCKER_HOST so the tests start a private engine').toBe(true);
+    expect(
+      env.owned,
+      'this test stops dockerd; unset DOCKER_HOST so the tests start a private engine',
+    ).toBe(true);
     const model = new ScriptedModel([
       [fc('write_file', { path: 'a.txt', content: 'x' }, 'g1')],
       async () => {

@@ -12,7 +12,12 @@ export interface LimitCounters {
   pidsMaxHits: number;
 }
 
-const FILES = ['/sys/fs/cgroup/memory/memory.oom_control', '/sys/fs/cgroup/memory.events', '/sys/fs/cgroup/pids/pids.events', '/sys/fs/cgroup/pids.events'];
+const FILES = [
+  '/sys/fs/cgroup/memory/memory.oom_control',
+  '/sys/fs/cgroup/memory.events',
+  '/sys/fs/cgroup/pids/pids.events',
+  '/sys/fs/cgroup/pids.events',
+];
 const SCRIPT = `for f in ${FILES.join(' ')}; do [ -r "$f" ] && while read -r k v; do echo "$f $k $v"; done < "$f"; done; true`;
 
 /** Parses `path key value` lines. */
@@ -29,8 +34,18 @@ export function parseLimitCounters(text: string): LimitCounters {
 }
 
 /** Reads the counters with one exec as `user` (the files are world-readable). */
-export async function readLimitCounters(docker: Docker, container: Docker.Container, user: string): Promise<LimitCounters> {
+export async function readLimitCounters(
+  docker: Docker,
+  container: Docker.Container,
+  user: string,
+): Promise<LimitCounters> {
   const out = new BytesSink();
-  await runDockerExec(docker, container, { cmd: ['/bin/sh', '-c', SCRIPT], user, stdout: out, stderr: new BytesSink(), timeoutMs: 10_000 });
+  await runDockerExec(docker, container, {
+    cmd: ['/bin/sh', '-c', SCRIPT],
+    user,
+    stdout: out,
+    stderr: new BytesSink(),
+    timeoutMs: 10_000,
+  });
   return parseLimitCounters(out.bytes().toString('utf8'));
 }

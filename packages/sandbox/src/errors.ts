@@ -8,7 +8,12 @@ import { BatonError } from '@baton/kernel';
 export class SandboxError extends BatonError {}
 
 /** Why a workspace path was refused. */
-export type SandboxPathReason = 'absolute' | 'parent_escape' | 'symlink_escape' | 'invalid' | 'root';
+export type SandboxPathReason =
+  | 'absolute'
+  | 'parent_escape'
+  | 'symlink_escape'
+  | 'invalid'
+  | 'root';
 
 /**
  * A path outside the workspace was refused: an absolute path, a `..` that climbs above the
@@ -40,7 +45,9 @@ export class SandboxPathError extends SandboxError {
 export class SandboxFileNotFoundError extends SandboxError {
   readonly path: string;
   constructor(path: string) {
-    super(`No such file or directory in the workspace: ${JSON.stringify(path)}. List the directory to see what exists.`);
+    super(
+      `No such file or directory in the workspace: ${JSON.stringify(path)}. List the directory to see what exists.`,
+    );
     this.path = path;
   }
 }

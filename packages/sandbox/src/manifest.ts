@@ -21,7 +21,9 @@ export interface ManifestLimits {
 }
 
 /** A file's content: UTF-8 text, or `{ content, encoding: 'base64' }` for bytes; `mode` default `0o644`. */
-export type ManifestFileInput = string | { content: string; encoding?: 'utf8' | 'base64'; mode?: number };
+export type ManifestFileInput =
+  | string
+  | { content: string; encoding?: 'utf8' | 'base64'; mode?: number };
 
 /** What `defineManifest` accepts. All paths are relative to the workspace root. */
 export interface ManifestInput {
@@ -71,32 +73,48 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export function defineManifest(input: ManifestInput | Manifest = {}): Manifest {
   if (MANIFESTS.has(input as object)) return input as Manifest;
-  if (typeof input !== 'object' || input === null) throw new UserError('defineManifest(): expected an object.');
+  if (typeof input !== 'object' || input === null)
+    throw new UserError('defineManifest(): expected an object.');
   if ((input as { kind?: unknown }).kind === 'baton_manifest') {
-    throw new UserError('defineManifest(): this manifest was not built by defineManifest() in this process (e.g. it came from JSON). Pass the ManifestInput fields instead.');
+    throw new UserError(
+      'defineManifest(): this manifest was not built by defineManifest() in this process (e.g. it came from JSON). Pass the ManifestInput fields instead.',
+    );
   }
   const unknown = Object.keys(input).filter((k) => !INPUT_KEYS.has(k));
-  if (unknown.length > 0) throw new UserError(`defineManifest(): unknown field(s) ${unknown.join(', ')}; expected ${[...INPUT_KEYS].join(', ')}.`);
+  if (unknown.length > 0)
+    throw new UserError(
+      `defineManifest(): unknown field(s) ${unknown.join(', ')}; expected ${[...INPUT_KEYS].join(', ')}.`,
+    );
   const raw = input as ManifestInput;
   const entries: ManifestEntry[] = [];
   const seen = new Set<string>();
   const claim = (path: string, where: string): string => {
     const p = normalizeWorkspacePath(path);
-    if (p === '.') throw new UserError(`Manifest ${where}: the workspace root itself cannot be an entry.`);
+    if (p === '.')
+      throw new UserError(`Manifest ${where}: the workspace root itself cannot be an entry.`);
     if (seen.has(p)) throw new UserError(`Manifest ${where}: the path "${p}" is listed twice.`);
     seen.add(p);
     return p;
   };
-  for (const dir of optionalArray(raw.dirs, 'dirs')) entries.push({ type: 'dir', path: claim(dir, `dirs`) });
+  for (const dir of optionalArray(raw.dirs, 'dirs'))
+    entries.push({ type: 'dir', path: claim(dir, `dirs`) });
   for (const [path, file] of Object.entries(optionalRecord(raw.files, 'files'))) {
     const p = claim(path, `files["${path}"]`);
     const spec = typeof file === 'string' ? { content: file } : file;
-    if (!spec || typeof spec.content !== 'string') throw new UserError(`Manifest files["${path}"]: content must be a string.`);
+    if (!spec || typeof spec.content !== 'string')
+      throw new UserError(`Manifest files["${path}"]: content must be a string.`);
     const encoding = spec.encoding ?? 'utf8';
-    if (encoding !== 'utf8' && encoding !== 'base64') throw new UserError(`Manifest files["${path}"]: encoding must be "utf8" or "base64".`);
-    const content = encoding === 'base64' ? new Uint8Array(Buffer.from(spec.content, 'base64')) : new TextEncoder().encode(spec.content);
+    if (encoding !== 'utf8' && encoding !== 'base64')
+      throw new UserError(`Manifest files["${path}"]: encoding must be "utf8" or "base64".`);
+    const content =
+      encoding === 'base64'
+        ? new Uint8Array(Buffer.from(spec.content, 'base64'))
+        : new TextEncoder().encode(spec.content);
     const mode = spec.mode ?? 0o644;
-    if (!Number.isInteger(mode) || mode < 0 || mode > 0o777) throw new UserError(`Manifest files["${path}"]: mode must be an integer permission like 0o644.`);
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o777)
+      throw new UserError(
+        `Manifest files["${path}"]: mode must be an integer permission like 0o644.`,
+      );
     entries.push({ type: 'file', path: p, content, mode });
   }
   for (const [path, from] of Object.entries(optionalRecord(raw.copies, 'copies'))) {
@@ -109,18 +127,26 @@ export function defineManifest(input: ManifestInput | Manifest = {}): Manifest {
   }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(optionalRecord(raw.env, 'env'))) {
-    if (!ENV_NAME.test(name)) throw new UserError(`Manifest env: invalid variable name ${JSON.stringify(name)}.`);
-    if (typeof value !== 'string' || value.includes('\0')) throw new UserError(`Manifest env.${name}: the value must be a string without NUL bytes.`);
+    if (!ENV_NAME.test(name))
+      throw new UserError(`Manifest env: invalid variable name ${JSON.stringify(name)}.`);
+    if (typeof value !== 'string' || value.includes('\0'))
+      throw new UserError(`Manifest env.${name}: the value must be a string without NUL bytes.`);
     env[name] = value;
   }
-  const limits = { ...(raw.limits ?? {}), wallTimeMs: raw.limits?.wallTimeMs ?? DEFAULT_WALL_TIME_MS };
+  const limits = {
+    ...(raw.limits ?? {}),
+    wallTimeMs: raw.limits?.wallTimeMs ?? DEFAULT_WALL_TIME_MS,
+  };
   for (const key of ['memoryBytes', 'cpus', 'processes', 'wallTimeMs'] as const) {
     const v = limits[key];
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v > 0)) {
-      throw new UserError(`Manifest limits.${key} must be a positive number (got ${JSON.stringify(v)}).`);
+      throw new UserError(
+        `Manifest limits.${key} must be a positive number (got ${JSON.stringify(v)}).`,
+      );
     }
   }
-  if (raw.network !== undefined && typeof raw.network !== 'boolean') throw new UserError('Manifest network must be a boolean.');
+  if (raw.network !== undefined && typeof raw.network !== 'boolean')
+    throw new UserError('Manifest network must be a boolean.');
   const manifest: Manifest = Object.freeze({
     kind: 'baton_manifest' as const,
     entries: Object.freeze(entries),
@@ -135,12 +161,14 @@ export function defineManifest(input: ManifestInput | Manifest = {}): Manifest {
 
 function optionalArray(value: unknown, field: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new UserError(`Manifest ${field} must be an array of paths.`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new UserError(`Manifest ${field} must be an array of paths.`);
   return value;
 }
 
 function optionalRecord<T>(value: Record<string, T> | undefined, field: string): Record<string, T> {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UserError(`Manifest ${field} must be an object keyed by path.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UserError(`Manifest ${field} must be an object keyed by path.`);
   return value;
 }

@@ -33,7 +33,10 @@ export class OutputCollector {
   }
 
   push(chunk: Uint8Array | string): void {
-    let buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let buf =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk)
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.totalBytes += buf.length;
     if (this.headBytes < this.headLimit) {
       const take = Math.min(buf.length, this.headLimit - this.headBytes);
@@ -44,7 +47,8 @@ export class OutputCollector {
     if (buf.length === 0 || this.tailLimit === 0) return;
     this.tail.push(Buffer.from(buf.subarray(Math.max(0, buf.length - this.tailLimit))));
     this.tailBytes += Math.min(buf.length, this.tailLimit);
-    while (this.tailBytes - this.tail[0].length >= this.tailLimit) this.tailBytes -= this.tail.shift()!.length;
+    while (this.tailBytes - this.tail[0].length >= this.tailLimit)
+      this.tailBytes -= this.tail.shift()!.length;
   }
 
   /** True when bytes were dropped. */

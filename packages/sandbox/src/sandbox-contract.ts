@@ -80,6 +80,7 @@ export interface SandboxSessionState {
 export interface CreateSessionOptions {
   /** Restore the workspace from this snapshot instead of materializing the manifest's entries (env, workdir and limits still come from the manifest). */
   snapshot?: SandboxSnapshot;
+  /** Checked before the session is created (an aborted signal rejects with its reason). */
   signal?: AbortSignal;
 }
 
@@ -124,7 +125,10 @@ export interface SandboxClient {
   /** Backend name stored in session states (`'local'`, `'docker'`). */
   readonly backend: string;
   /** Creates a session with `manifest`'s contents and settings (a `ManifestInput` goes through `defineManifest`). */
-  create(manifest: Manifest | ManifestInput, options?: CreateSessionOptions): Promise<SandboxSession>;
+  create(
+    manifest: Manifest | ManifestInput,
+    options?: CreateSessionOptions,
+  ): Promise<SandboxSession>;
   /**
    * Reattaches to the live session named by `state.sessionId`, or — when it no longer exists —
    * creates a new session from `state.snapshot`. @throws SandboxError when neither works.

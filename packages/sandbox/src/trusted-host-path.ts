@@ -24,9 +24,14 @@ export interface TrustedHostPath {
  */
 export function trustedHostPath(hostPath: string): TrustedHostPath {
   if (typeof hostPath !== 'string' || hostPath === '' || !isAbsolute(hostPath)) {
-    throw new UserError(`trustedHostPath(): expected an absolute host path, got ${JSON.stringify(hostPath)}.`);
+    throw new UserError(
+      `trustedHostPath(): expected an absolute host path, got ${JSON.stringify(hostPath)}.`,
+    );
   }
-  const grant: TrustedHostPath = Object.freeze({ kind: 'trusted_host_path', hostPath: resolve(hostPath) });
+  const grant: TrustedHostPath = Object.freeze({
+    kind: 'trusted_host_path',
+    hostPath: resolve(hostPath),
+  });
   GRANTS.add(grant);
   return grant;
 }

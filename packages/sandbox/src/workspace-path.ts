@@ -15,7 +15,12 @@ export function normalizeWorkspacePath(path: string): string {
   if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
     throw new SandboxPathError(String(path), 'invalid');
   }
-  if (path.startsWith('/') || path.startsWith('\\') || /^[a-zA-Z]:/.test(path) || path.startsWith('~')) {
+  if (
+    path.startsWith('/') ||
+    path.startsWith('\\') ||
+    /^[a-zA-Z]:/.test(path) ||
+    path.startsWith('~')
+  ) {
     throw new SandboxPathError(path, 'absolute');
   }
   const out: string[] = [];

@@ -18,6 +18,14 @@ export {
   type ModelFactory,
 } from './model-conformance.js';
 export { RecordingTraceProcessor } from './recording-trace-processor.js';
+export {
+  describeSandboxConformance,
+  type SandboxClientFactory,
+  type SandboxClientLike,
+  type SandboxConformanceOptions,
+  type SandboxExecResultLike,
+  type SandboxSessionLike,
+} from './sandbox-conformance.js';
 export { ScriptedModel, type ScriptedModelOptions, type ScriptStep } from './scripted-model.js';
 export {
   describeSessionConformance,
@@ -31,11 +39,3 @@ export {
   type TracingConformanceOptions,
   type TracingProcessorFactory,
 } from './tracing-conformance.js';
-export {
-  describeSandboxConformance,
-  type SandboxClientFactory,
-  type SandboxClientLike,
-  type SandboxConformanceOptions,
-  type SandboxExecResultLike,
-  type SandboxSessionLike,
-} from './sandbox-conformance.js';

@@ -25,12 +25,20 @@ export interface SandboxSessionLike {
   state(): { backend: string; sessionId: string; snapshot?: unknown };
   exec(
     command: string | string[],
-    options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; maxOutputBytes?: number; stdin?: string | Uint8Array },
+    options?: {
+      cwd?: string;
+      env?: Record<string, string>;
+      timeoutMs?: number;
+      maxOutputBytes?: number;
+      stdin?: string | Uint8Array;
+    },
   ): Promise<SandboxExecResultLike>;
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
-  listDir(path?: string): Promise<{ name: string; path: string; type: string; sizeBytes: number }[]>;
+  listDir(
+    path?: string,
+  ): Promise<{ name: string; path: string; type: string; sizeBytes: number }[]>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;
   snapshot(): Promise<{ backend: string; snapshotId: string }>;
   close(): Promise<void>;
@@ -47,7 +55,9 @@ export interface SandboxClientLike {
 export type SandboxClientFactory = () =>
   | SandboxClientLike
   | { client: SandboxClientLike; cleanup?: () => void | Promise<void> }
-  | Promise<SandboxClientLike | { client: SandboxClientLike; cleanup?: () => void | Promise<void> }>;
+  | Promise<
+      SandboxClientLike | { client: SandboxClientLike; cleanup?: () => void | Promise<void> }
+    >;
 
 /** Options of {@link describeSandboxConformance}. */
 export interface SandboxConformanceOptions {
@@ -76,7 +86,11 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { reason?: 
  * resume in a new session, resume of a live session by id, close, isolation between sessions,
  * and a JSON-safe `state()`. Sessions left open by a failed test are closed after it.
  */
-export function describeSandboxConformance(name: string, factory: SandboxClientFactory, options: SandboxConformanceOptions = {}): void {
+export function describeSandboxConformance(
+  name: string,
+  factory: SandboxClientFactory,
+  options: SandboxConformanceOptions = {},
+): void {
   const timeout = options.timeoutMs ?? 60_000;
   const open: SandboxSessionLike[] = [];
   let client: SandboxClientLike | undefined;
@@ -110,11 +124,22 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
       await cleanup?.();
     });
 
-    it('materializes the manifest: files, nested and empty dirs, env and workdir', { timeout }, async () => {
-      const s = await create({ files: { 'a.txt': 'alpha\n', 'src/deep/b.txt': 'beta' }, dirs: ['empty'], env: { GREETING: 'hello' }, workdir: 'src' });
+    it('materializes the manifest: files, nested and empty dirs, env and workdir', {
+      timeout,
+    }, async () => {
+      const s = await create({
+        files: { 'a.txt': 'alpha\n', 'src/deep/b.txt': 'beta' },
+        dirs: ['empty'],
+        env: { GREETING: 'hello' },
+        workdir: 'src',
+      });
       expect(await s.readFile('a.txt', 'utf8')).toBe('alpha\n');
       expect(await s.readFile('src/deep/b.txt', 'utf8')).toBe('beta');
-      expect((await s.listDir('.')).map((e) => [e.name, e.type])).toEqual([['a.txt', 'file'], ['empty', 'dir'], ['src', 'dir']]);
+      expect((await s.listDir('.')).map((e) => [e.name, e.type])).toEqual([
+        ['a.txt', 'file'],
+        ['empty', 'dir'],
+        ['src', 'dir'],
+      ]);
       expect(await s.listDir('empty')).toEqual([]);
       const r = await s.exec('echo "$GREETING"; pwd; cat deep/b.txt');
       expect(r.exitCode).toBe(0);
@@ -127,14 +152,26 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
     it('exec separates stdout and stderr and reports the exit code', { timeout }, async () => {
       const s = await create();
       const r = await s.exec('echo out; echo err >&2; exit 3');
-      expect(r).toMatchObject({ exitCode: 3, stdout: 'out\n', stderr: 'err\n', truncated: false, timedOut: false });
+      expect(r).toMatchObject({
+        exitCode: 3,
+        stdout: 'out\n',
+        stderr: 'err\n',
+        truncated: false,
+        timedOut: false,
+      });
       const argv = await s.exec(['printf', '%s|%s', 'a b', 'c']);
       expect(argv).toMatchObject({ exitCode: 0, stdout: 'a b|c' });
     });
 
-    it('exec passes stdin, cwd and env; the env does not leak into later commands', { timeout }, async () => {
+    it('exec passes stdin, cwd and env; the env does not leak into later commands', {
+      timeout,
+    }, async () => {
       const s = await create({ dirs: ['sub'] });
-      const r = await s.exec('cat; echo "[$X]"; pwd', { stdin: 'from-stdin\n', cwd: 'sub', env: { X: 'x-value' } });
+      const r = await s.exec('cat; echo "[$X]"; pwd', {
+        stdin: 'from-stdin\n',
+        cwd: 'sub',
+        env: { X: 'x-value' },
+      });
       const lines = r.stdout.split('\n');
       expect(lines.slice(0, 2)).toEqual(['from-stdin', '[x-value]']);
       expect(lines[2].endsWith('/sub')).toBe(true);
@@ -152,7 +189,9 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
 
     it('exec caps output at maxOutputBytes and marks the truncation', { timeout }, async () => {
       const s = await create();
-      const r = await s.exec("head -c 200000 /dev/zero | tr '\\0' a; echo done >&2", { maxOutputBytes: 1000 });
+      const r = await s.exec("head -c 200000 /dev/zero | tr '\\0' a; echo done >&2", {
+        maxOutputBytes: 1000,
+      });
       expect(r.exitCode).toBe(0);
       expect(r.truncated).toBe(true);
       expect(r.stdout.startsWith('a'.repeat(400))).toBe(true);
@@ -161,7 +200,9 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
       expect(r.stderr).toBe('done\n');
     });
 
-    it('round-trips text, unicode and bytes; writeFile creates parent directories', { timeout }, async () => {
+    it('round-trips text, unicode and bytes; writeFile creates parent directories', {
+      timeout,
+    }, async () => {
       const s = await create();
       const unicode = 'héllo wörld — 你好 🌍\n';
       await s.writeFile('x/y/z.txt', unicode);
@@ -174,8 +215,12 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
       expect((await s.exec('cat x/y/z.txt')).stdout).toBe('replaced');
     });
 
-    it('listDir reports names, paths, types and sizes; remove deletes files and directories', { timeout }, async () => {
-      const s = await create({ files: { 'd/one.txt': '1', 'd/two.txt': '22', 'd/sub/three.txt': '333' } });
+    it('listDir reports names, paths, types and sizes; remove deletes files and directories', {
+      timeout,
+    }, async () => {
+      const s = await create({
+        files: { 'd/one.txt': '1', 'd/two.txt': '22', 'd/sub/three.txt': '333' },
+      });
       expect(await s.listDir('d')).toEqual([
         { name: 'one.txt', path: 'd/one.txt', type: 'file', sizeBytes: 1 },
         { name: 'sub', path: 'd/sub', type: 'dir', sizeBytes: 0 },
@@ -204,9 +249,13 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
       expect(await s.readFile('sub/../in.txt', 'utf8')).toBe('in');
     });
 
-    it('refuses symlinks that resolve outside the workspace, follows ones that stay inside', { timeout }, async () => {
+    it('refuses symlinks that resolve outside the workspace, follows ones that stay inside', {
+      timeout,
+    }, async () => {
       const s = await create({ files: { 'inside.txt': 'safe' } });
-      const r = await s.exec('ln -s / root-link && ln -s /etc/passwd pw-link && ln -s inside.txt ok-link && ln -s /nowhere/x dangling');
+      const r = await s.exec(
+        'ln -s / root-link && ln -s /etc/passwd pw-link && ln -s inside.txt ok-link && ln -s /nowhere/x dangling',
+      );
       expect(r.exitCode).toBe(0);
       for (const attempt of [
         () => s.readFile('pw-link'),
@@ -229,7 +278,9 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
       expect((await rejection(s.listDir('nope'))).name).toBe('SandboxFileNotFoundError');
     });
 
-    it('snapshot then resume restores the files in a new session after the old one closed', { timeout }, async () => {
+    it('snapshot then resume restores the files in a new session after the old one closed', {
+      timeout,
+    }, async () => {
       const s = await create({ files: { 'keep.txt': 'v1' } });
       await s.writeFile('later/added.txt', 'added');
       await s.exec('echo from-shell > shell.txt');
@@ -254,7 +305,9 @@ export function describeSandboxConformance(name: string, factory: SandboxClientF
       expect(await s.readFile('two.txt', 'utf8')).toBe('2');
     });
 
-    it('close ends the session: later calls reject and a resume without snapshot fails', { timeout }, async () => {
+    it('close ends the session: later calls reject and a resume without snapshot fails', {
+      timeout,
+    }, async () => {
       const s = await create();
       const state = s.state();
       await s.close();

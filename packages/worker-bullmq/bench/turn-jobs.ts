@@ -9,6 +9,7 @@
  * package sources instead of the built kernel). `benchTurnJobs()` is what `npm run bench` calls.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createDurableRunner, runKeys } from '../src/index.js';
@@ -39,6 +40,20 @@ export interface TurnJobsBenchResult {
   completedRuns: number;
   /** Runs whose RunState holds exactly one output per tool call id. */
   runsWithEachResultOnce: number;
+  /** CPU time (user + system) per turn job, in ms: all worker processes, and redis-server. */
+  workerCpuMsPerJob: number;
+  redisCpuMsPerJob: number;
+}
+
+/** CPU time (user + system) of a process so far, in ms (Linux /proc). */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
@@ -69,6 +84,8 @@ export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise
   try {
     const env = { REDIS_PORT: String(redis.port), QUEUE: queue, CONCURRENCY: String(options.concurrency ?? 32), TOOL_TURNS: String(toolTurns), STREAM_DELTAS: options.streamDeltas ? '1' : '0' };
     procs.push(...(await Promise.all(Array.from({ length: workers }, () => spawnWorker(env)))));
+    const cpuBefore = procs.reduce((a, p) => a + cpuMs(p.pid!), 0);
+    const redisBefore = cpuMs(redis.pid);
     const started = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < runs; i += 100) {
@@ -82,6 +99,8 @@ export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise
       await new Promise((r) => setTimeout(r, 10));
     }
     const elapsedMs = Date.now() - started;
+    const workerCpu = procs.reduce((a, p) => a + cpuMs(p.pid!), 0) - cpuBefore;
+    const redisCpu = cpuMs(redis.pid) - redisBefore;
     const client = new Redis(redis.connection);
     const pipeline = client.pipeline();
     for (const id of ids) pipeline.hget(runKeys(id).meta, 'status').get(runKeys(id).state);
@@ -97,7 +116,17 @@ export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise
       if (JSON.stringify(outputs) === JSON.stringify(expected)) runsWithEachResultOnce++;
     }
     const turnJobs = runs * (toolTurns + 1);
-    return { workers, runs, turnJobs, elapsedMs, turnJobsPerSecond: Math.round((turnJobs / elapsedMs) * 1000), completedRuns, runsWithEachResultOnce };
+    return {
+      workers,
+      runs,
+      turnJobs,
+      elapsedMs,
+      turnJobsPerSecond: Math.round((turnJobs / elapsedMs) * 1000),
+      completedRuns,
+      runsWithEachResultOnce,
+      workerCpuMsPerJob: Math.round((workerCpu / turnJobs) * 1000) / 1000,
+      redisCpuMsPerJob: Math.round((redisCpu / turnJobs) * 1000) / 1000,
+    };
   } finally {
     for (const p of procs) p.kill('SIGKILL');
     await runner.close();
@@ -106,7 +135,7 @@ export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const result = await benchTurnJobs({ runs: Number(process.argv[2] ?? 1000), workers: Number(process.argv[3] ?? 4) });
-  console.log(`turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}`);
+  const result = await benchTurnJobs({ runs: Number(process.argv[2] ?? 1000), workers: Number(process.argv[3] ?? 4), concurrency: process.argv[4] ? Number(process.argv[4]) : undefined });
+  console.log(`turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}; CPU per job: workers ${result.workerCpuMsPerJob} ms, redis ${result.redisCpuMsPerJob} ms`);
   process.exit(result.completedRuns === result.runs && result.runsWithEachResultOnce === result.runs ? 0 : 1);
 }

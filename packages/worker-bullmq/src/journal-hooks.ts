@@ -31,15 +31,38 @@ export interface StepJournal {
   signal: AbortSignal;
   /** The journal as loaded at claim time, updated with this step's writes. */
   entries: Map<string, string>;
+  /** Write-behind journal writes not yet confirmed. */
+  pending: Promise<boolean>[];
   /** Aborts the step (called once, when a fenced write is refused). */
   abort(error: FencedWriteError): void;
   streamModel?: ModelStreamer;
 }
 
-/** A fenced journal write; on refusal aborts the step and throws `FencedWriteError`. */
+/** A fenced journal write, awaited; on refusal aborts the step and throws `FencedWriteError`. */
 export async function writeJournal(j: StepJournal, field: string, value: string): Promise<void> {
-  if (!(await j.store.journalSet(j.runId, j.epoch, field, value))) throw fenced(j);
   j.entries.set(field, value);
+  if (!(await j.store.journalSet(j.runId, j.epoch, field, value))) throw fenced(j);
+}
+
+/**
+ * A fenced journal write sent at once but not awaited (write-behind): the connection keeps
+ * commands in order, so an awaited write or the commit that follows lands after it. A refusal
+ * aborts the step; `flushJournal` (before the commit) reports it.
+ */
+export function writeJournalBehind(j: StepJournal, field: string, value: string): void {
+  j.entries.set(field, value);
+  const write = j.store.journalSet(j.runId, j.epoch, field, value).then((ok) => {
+    if (!ok) fenced(j);
+    return ok;
+  });
+  write.catch(() => {});
+  j.pending.push(write);
+}
+
+/** Waits for the write-behind journal writes. @throws FencedWriteError when one was refused. */
+export async function flushJournal(j: StepJournal): Promise<void> {
+  const results = await Promise.all(j.pending.splice(0));
+  if (results.some((ok) => !ok)) throw new FencedWriteError(j.runId, j.epoch);
 }
 
 /** Aborts the step as fenced out and returns the error to throw. */
@@ -71,7 +94,9 @@ export function createJournalHooks(j: StepJournal): DurabilityHooks {
         j.entries.delete(partial);
       }
       const response = (await j.streamModel?.(key, request)) ?? (await fn());
-      await writeJournal(j, field, JSON.stringify({ ep: j.epoch, r: response }));
+      // Durable before any tool of this response runs: an unsafe call awaits its start mark,
+      // which the connection orders after this write; other calls may be re-run anyway.
+      writeJournalBehind(j, field, JSON.stringify({ ep: j.epoch, r: response }));
       return response;
     },
 
@@ -98,17 +123,19 @@ export function createJournalHooks(j: StepJournal): DurabilityHooks {
         }
         attempt = started + 1;
       }
-      await writeJournal(j, startedField, String(attempt));
+      // An unsafe call starts only once its start mark is durable (and its epoch still owns the run).
+      if (key.effect === 'unsafe') await writeJournal(j, startedField, String(attempt));
+      else writeJournalBehind(j, startedField, String(attempt));
       let value: unknown;
       try {
         value = await fn({ attempt });
       } catch (error) {
         // An aborted step is no outcome of the tool: nothing is journaled.
         if (FencedWriteError.isInstance(error) || j.signal.aborted) throw error;
-        await writeJournal(j, result, encodeToolError(error, j.epoch));
+        writeJournalBehind(j, result, encodeToolError(error, j.epoch));
         throw error;
       }
-      await writeJournal(j, result, encodeValue(value, j.epoch));
+      writeJournalBehind(j, result, encodeValue(value, j.epoch));
       return value;
     },
   };

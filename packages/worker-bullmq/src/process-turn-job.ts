@@ -9,7 +9,7 @@ import { registeredAgent } from './agent-lookup.js';
 import type { AgentRegistry, DurablePolicies, StepRunOptions } from './durable-options.js';
 import { DEFAULT_APPROVAL_TIMEOUT_MESSAGE, DEFAULT_FINISHED_TTL_SECONDS } from './durable-options.js';
 import { FencedWriteError } from './errors.js';
-import { createJournalHooks, type StepJournal } from './journal-hooks.js';
+import { createJournalHooks, flushJournal, type StepJournal } from './journal-hooks.js';
 import { createModelStreamer, type DeltaStreamingOptions } from './model-streaming.js';
 import type { RunStore, StoredDecision } from './run-store.js';
 import { flushSessionOutbox } from './session-outbox.js';
@@ -96,7 +96,7 @@ export async function processTurnJob(ctx: StepContext, data: TurnJobData, job: {
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  const journal: StepJournal = { store, runId, epoch, signal: controller.signal, entries: claim.journal, abort: (e) => controller.abort(e) };
+  const journal: StepJournal = { store, runId, epoch, signal: controller.signal, entries: claim.journal, pending: [], abort: (e) => controller.abort(e) };
   try {
     const agent = registeredAgent(ctx.agents, meta.agentName);
     const state = await RunState.fromString(agent, claim.stateJson);
@@ -117,6 +117,7 @@ export async function processTurnJob(ctx: StepContext, data: TurnJobData, job: {
       retry: { maxRetries: 0 },
       durability: createJournalHooks(journal),
     });
+    await flushJournal(journal);
     const commit = buildStepCommit({ runId, step, epoch, state, end: nextStep, itemsBefore, agentBefore, journal: journal.entries, withSession: Boolean(sessionId && ctx.session), ttlSeconds: ctx.policies.finishedRunTtlSeconds ?? DEFAULT_FINISHED_TTL_SECONDS, nowMs: Date.now() });
     if (!(await store.commit(runId, epoch, commit.input))) {
       stats.fencedSteps++;

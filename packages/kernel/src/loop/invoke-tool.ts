@@ -32,15 +32,8 @@ export async function invokeTool(
     attempt: 1,
     signal: controller?.signal ?? NEVER_ABORTED,
   };
-  Object.defineProperty(details, PARENT_RUN, {
-    value: {
-      options: rt.options,
-      tracer: rt.tracer,
-      span,
-      nestedState: state.nestedStates[call.call_id],
-    } satisfies ParentRunLink,
-    enumerable: false,
-  });
+  // A symbol key: invisible to JSON.stringify and Object.keys; read by agent-as-tool runs.
+  details[PARENT_RUN] = { options: rt.options, tracer: rt.tracer, span, nestedState: state.nestedStates[call.call_id] };
   const run = (override?: { attempt?: number }) => {
     if (override?.attempt) details.attempt = override.attempt;
     return Promise.resolve(tool.execute(args, state.context, details));

@@ -19,9 +19,14 @@ export class RunContext<TContext = unknown> {
   }
 }
 
+/** Random per process (so ids of different processes differ), then a counter. */
+const PROCESS_TAG = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 let seq = 0;
-/** A short unique id with a prefix (`run_…`, `span_…`). Not cryptographically random. */
+/**
+ * A short unique id with a prefix (`run_…`, `span_…`): a per-process random tag plus a counter.
+ * Unique, not unguessable — never use it as a secret.
+ */
 export function newId(prefix: string): string {
-  seq = (seq + 1) % 0x7fffffff;
-  return `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}${seq.toString(36)}`;
+  seq++;
+  return `${prefix}_${PROCESS_TAG}${seq.toString(36)}`;
 }

@@ -76,14 +76,15 @@ async function createRuntime(
   }
   let tracer = parent?.tracer;
   if (!parent) {
-    state.trace ??= {
-      traceId: options.traceId ?? newTraceId(),
-      workflowName: options.workflowName ?? 'Agent workflow',
-      groupId: options.groupId,
-      metadata: options.traceMetadata,
-    };
     const processors = getTraceProcessors();
     if (!options.tracing?.disabled && processors.length > 0) {
+      // The trace identity is kept in the state so a resumed run continues the same trace.
+      state.trace ??= {
+        traceId: options.traceId ?? newTraceId(),
+        workflowName: options.workflowName ?? 'Agent workflow',
+        groupId: options.groupId,
+        metadata: options.traceMetadata,
+      };
       const t = state.trace;
       tracer = new Tracer(
         {

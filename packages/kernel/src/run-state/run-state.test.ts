@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fc, msg, ScriptedModel } from '@baton/testing';
+import { fc, msg, RecordingTraceProcessor, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runMode } from '../__tests__/both-modes.js';
@@ -15,6 +15,7 @@ import { DEFAULT_REJECTION_TEXT } from '../loop/execute-tools.js';
 import { run } from '../loop/run.js';
 import { MemorySession } from '../session/memory-session.js';
 import { tool } from '../tool/tool.js';
+import { setTraceProcessors } from '../tracing/processors.js';
 import { RunState } from './run-state.js';
 
 const outputs = (items: Item[]) =>
@@ -197,7 +198,8 @@ describe('approvals and RunState', () => {
 
   it('resumes in a fresh process from the JSON alone', async () => {
     const desk = buildDesk({ refundNeedsApproval: true });
-    const r1 = await run(desk.triage, 'My mug arrived broken, order #42');
+    setTraceProcessors([new RecordingTraceProcessor()]);
+    const r1 = await run(desk.triage, 'My mug arrived broken, order #42').finally(() => setTraceProcessors([]));
     expect(r1.interruptions.map((i) => i.tool_name)).toEqual(['issue_refund']);
     expect(desk.sideEffects.refunds).toEqual([]);
     const dir = mkdtempSync(join(tmpdir(), 'baton-state-'));

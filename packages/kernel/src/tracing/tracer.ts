@@ -52,6 +52,8 @@ export class Tracer {
 
 /** Trace ids follow the OpenAI Agents SDK shape: `trace_` + 32 hex characters. */
 export function newTraceId(): string {
+  const uuid = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID?.();
+  if (uuid) return `trace_${uuid.replace(/-/g, '')}`;
   let hex = '';
   for (let i = 0; i < 32; i++) hex += Math.floor(Math.random() * 16).toString(16);
   return `trace_${hex}`;

@@ -3,7 +3,13 @@
  * runtime (session per run, see `SandboxRuntimeCapability`); the others default to
  * `[filesystem(), shell(), compaction()]`.
  */
-import { Agent, type AgentConfig, type Capability, type SchemaLike, UserError } from '@baton/kernel';
+import {
+  Agent,
+  type AgentConfig,
+  type Capability,
+  type SchemaLike,
+  UserError,
+} from '@baton/kernel';
 import { compaction } from '../capabilities/compaction.js';
 import { filesystem } from '../capabilities/filesystem.js';
 import { shell } from '../capabilities/shell.js';
@@ -14,7 +20,8 @@ import { SANDBOX_RUNTIME, SandboxRuntimeCapability } from './sandbox-runtime.js'
 type OutputTypeLike = SchemaLike | undefined;
 
 /** Config of a {@link SandboxAgent}: an `AgentConfig` plus the sandbox settings. */
-export interface SandboxAgentConfig<TContext = any, TOutputType extends OutputTypeLike = undefined> extends AgentConfig<TContext, TOutputType> {
+export interface SandboxAgentConfig<TContext = any, TOutputType extends OutputTypeLike = undefined>
+  extends AgentConfig<TContext, TOutputType> {
   /** The workspace: a `defineManifest()` result or its input. Default: an empty workspace, no network. */
   manifest?: Manifest | ManifestInput;
   /**
@@ -30,7 +37,12 @@ export interface SandboxAgentConfig<TContext = any, TOutputType extends OutputTy
   treeMaxEntries?: number;
 }
 
-/** The default capabilities of a `SandboxAgent`: `[filesystem(), shell(), compaction()]`. */
+/**
+ * The default capabilities of a `SandboxAgent`: `[filesystem(), shell(), compaction()]`.
+ * `compaction()` summarizes with the agent's model, so it needs `model` to be a `Model` instance:
+ * for a model name, pass `capabilities: [filesystem(), shell(), compaction({ modelProvider })]`
+ * (capabilities cannot see the run's `modelProvider`), or preparing the agent fails with UserError.
+ */
 export function defaultSandboxCapabilities(): Capability[] {
   return [filesystem(), shell(), compaction()];
 }
@@ -40,14 +52,19 @@ export function defaultSandboxCapabilities(): Capability[] {
  * session and tool bindings. Session ownership: a session the run creates (from `client`) is
  * snapshotted and closed when the run ends, on every exit path (pause for approval included), and
  * the RunState records it so a resumed run continues in the same workspace; a session passed with
- * `sandboxRun(..., { sandbox: { session } })` belongs to the caller and is left open.
+ * `sandboxRun(..., { sandbox: { session } })` belongs to the caller and is left open. Snapshots
+ * of earlier segments are kept (an older RunState may still need them); remove them with
+ * `client.deleteSnapshot(snapshot)` when you no longer need the states that name them.
  *
  * @throws UserError at construction for an invalid manifest (see `defineManifest`) or agent config.
  * @example
  * const agent = new SandboxAgent({ name: 'coder', model, client: localSandboxClient(), manifest: { files: { 'data.csv': csv } } });
  * const result = await run(agent, 'How many rows does data.csv have?');
  */
-export class SandboxAgent<TContext = any, TOutputType extends OutputTypeLike = undefined> extends Agent<TContext, TOutputType> {
+export class SandboxAgent<
+  TContext = any,
+  TOutputType extends OutputTypeLike = undefined,
+> extends Agent<TContext, TOutputType> {
   readonly manifest: Manifest;
   readonly client?: SandboxClient;
   readonly treeDepth: number;
@@ -56,13 +73,25 @@ export class SandboxAgent<TContext = any, TOutputType extends OutputTypeLike = u
   constructor(config: SandboxAgentConfig<TContext, TOutputType>) {
     const { manifest: input, client, treeDepth, treeMaxEntries, ...agentConfig } = config;
     const manifest = defineManifest(input ?? {});
-    if (client !== undefined && (typeof client !== 'object' || typeof client.create !== 'function')) {
-      throw new UserError(`SandboxAgent "${config.name}": \`client\` must be a SandboxClient (e.g. localSandboxClient()).`);
+    if (
+      client !== undefined &&
+      (typeof client !== 'object' || typeof client.create !== 'function')
+    ) {
+      throw new UserError(
+        `SandboxAgent "${config.name}": \`client\` must be a SandboxClient (e.g. localSandboxClient()).`,
+      );
     }
     const depth = treeDepth ?? 2;
     const maxEntries = treeMaxEntries ?? 200;
-    const own = (config.capabilities ?? (defaultSandboxCapabilities() as Capability<TContext>[])).filter((c) => !(c as { [SANDBOX_RUNTIME]?: boolean })?.[SANDBOX_RUNTIME]);
-    const runtime = new SandboxRuntimeCapability({ manifest, client, treeDepth: depth, treeMaxEntries: maxEntries });
+    const own = (
+      config.capabilities ?? (defaultSandboxCapabilities() as Capability<TContext>[])
+    ).filter((c) => !(c as { [SANDBOX_RUNTIME]?: boolean })?.[SANDBOX_RUNTIME]);
+    const runtime = new SandboxRuntimeCapability({
+      manifest,
+      client,
+      treeDepth: depth,
+      treeMaxEntries: maxEntries,
+    });
     super({ ...agentConfig, capabilities: [runtime, ...own] });
     this.manifest = manifest;
     this.client = client;
@@ -71,7 +100,9 @@ export class SandboxAgent<TContext = any, TOutputType extends OutputTypeLike = u
   }
 
   /** A copy with some fields replaced (a `SandboxAgent`, with this one's sandbox settings unless overridden). */
-  override clone<O extends OutputTypeLike = TOutputType>(overrides: Partial<SandboxAgentConfig<TContext, O>> = {}): SandboxAgent<TContext, O> {
+  override clone<O extends OutputTypeLike = TOutputType>(
+    overrides: Partial<SandboxAgentConfig<TContext, O>> = {},
+  ): SandboxAgent<TContext, O> {
     return new SandboxAgent<TContext, O>({
       ...(this.toConfig() as SandboxAgentConfig<TContext, any>),
       manifest: this.manifest,

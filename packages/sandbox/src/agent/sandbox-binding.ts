@@ -52,7 +52,10 @@ export function activeSandbox(run: CapabilityRun): ActiveSandbox | undefined {
  * `instructions` or `processInput` hook.
  * @throws UserError when the agent is not a `SandboxAgent` (no sandbox runtime set up a session).
  */
-export function sandboxSessionFor(run: CapabilityRun, capabilityName = 'this capability'): SandboxSession {
+export function sandboxSessionFor(
+  run: CapabilityRun,
+  capabilityName = 'this capability',
+): SandboxSession {
   const active = ACTIVE.get(run);
   if (!active) {
     throw new UserError(

@@ -35,7 +35,15 @@ export function parseSandboxRecord(value: unknown): SandboxRunRecord | undefined
  * Reads the sandbox record of `agentName` from a `RunState` (or its JSON): e.g. to reattach a
  * caller-owned session with `client.resume(record.session)` in another process.
  */
-export function getSandboxRunRecord(state: { extensions?: Record<string, unknown> } | { toJSON(): Record<string, unknown> }, agentName: string): SandboxRunRecord | undefined {
-  const extensions = 'extensions' in state && state.extensions ? state.extensions : ((state as { toJSON(): Record<string, unknown> }).toJSON?.().extensions as Record<string, unknown> | undefined);
+export function getSandboxRunRecord(
+  state: { extensions?: Record<string, unknown> } | { toJSON(): Record<string, unknown> },
+  agentName: string,
+): SandboxRunRecord | undefined {
+  const extensions =
+    'extensions' in state && state.extensions
+      ? state.extensions
+      : ((state as { toJSON(): Record<string, unknown> }).toJSON?.().extensions as
+          | Record<string, unknown>
+          | undefined);
   return parseSandboxRecord(extensions?.[sandboxStateKey(agentName)]);
 }

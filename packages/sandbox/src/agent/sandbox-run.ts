@@ -20,7 +20,10 @@ import { bindSandboxRun, type SandboxRunBinding } from './sandbox-binding.js';
 type AnyAgent = Parameters<typeof run>[0];
 
 /** `run()` options plus `sandbox`. */
-export type SandboxRunOptions<TContext = any> = { sandbox?: SandboxRunBinding } & (NonStreamRunOptions<TContext> | StreamRunOptions<TContext>);
+export type SandboxRunOptions<TContext = any> = { sandbox?: SandboxRunBinding } & (
+  | NonStreamRunOptions<TContext>
+  | StreamRunOptions<TContext>
+);
 
 /**
  * Runs `agent` like `run()`, with `options.sandbox` bound to every `SandboxAgent` of the run:
@@ -38,10 +41,15 @@ export function sandboxRun<TContext = any, TAgent extends AnyAgent = AnyAgent>(
   input: AgentInput | RunState<TContext, TAgent>,
   options?: { sandbox?: SandboxRunBinding } & NonStreamRunOptions<TContext>,
 ): Promise<RunResult<TContext, TAgent>>;
-export function sandboxRun(agent: AnyAgent, input: AgentInput | RunState<any, AnyAgent>, options: SandboxRunOptions = {}): Promise<RunResult | StreamedRunResult> {
+export function sandboxRun(
+  agent: AnyAgent,
+  input: AgentInput | RunState<any, AnyAgent>,
+  options: SandboxRunOptions = {},
+): Promise<RunResult | StreamedRunResult> {
   const { sandbox, ...runOptions } = options;
   if (sandbox) {
-    if (!sandbox.client && !sandbox.session) throw new UserError('sandboxRun(): `sandbox` needs a `client` or a `session`.');
+    if (!sandbox.client && !sandbox.session)
+      throw new UserError('sandboxRun(): `sandbox` needs a `client` or a `session`.');
     if (input instanceof RunState) bindSandboxRun(input.context, sandbox);
     runOptions.hooks = withBinding(runOptions.hooks, sandbox);
   }

@@ -58,14 +58,27 @@ export class SandboxRuntimeCapability implements Capability {
         }
         const session = await client.resume(saved.session, { manifest, signal: run.signal });
         const reattached = session.id === saved.session.sessionId;
-        active = { session, manifest, owner: reattached && saved.owner === 'caller' ? 'caller' : 'run', client };
+        active = {
+          session,
+          manifest,
+          owner: reattached && saved.owner === 'caller' ? 'caller' : 'run',
+          client,
+        };
       } else {
-        active = { session: await client.create(manifest, { signal: run.signal }), manifest, owner: 'run', client };
+        active = {
+          session: await client.create(manifest, { signal: run.signal }),
+          manifest,
+          owner: 'run',
+          client,
+        };
       }
     }
     this.active = active;
     setActiveSandbox(run, active);
-    run.state.set(key, record(active, saved?.session.snapshot ?? active.session.state().snapshot, false));
+    run.state.set(
+      key,
+      record(active, saved?.session.snapshot ?? active.session.state().snapshot, false),
+    );
   }
 
   async instructions(): Promise<string | undefined> {
@@ -73,7 +86,10 @@ export class SandboxRuntimeCapability implements Capability {
     if (!active) return undefined;
     const head = `You work in a sandbox workspace (backend: ${active.session.backend}). Use paths relative to the workspace root; commands start in "${active.manifest.workdir}". Paths outside the workspace are refused.`;
     if (this.config.treeDepth <= 0) return head;
-    const tree = await renderWorkspaceTree(active.session, { depth: this.config.treeDepth, maxEntries: this.config.treeMaxEntries });
+    const tree = await renderWorkspaceTree(active.session, {
+      depth: this.config.treeDepth,
+      maxEntries: this.config.treeMaxEntries,
+    });
     return `${head}\nWorkspace contents at the start of the run (depth ${this.config.treeDepth}):\n${tree}`;
   }
 
@@ -100,11 +116,23 @@ export class SandboxRuntimeCapability implements Capability {
     } catch (error) {
       failure ??= error;
     }
-    run.state.set(key, { ...record(active, snapshot, true), ...(failure ? { teardownError: String((failure as Error)?.message ?? failure) } : {}) });
+    run.state.set(key, {
+      ...record(active, snapshot, true),
+      ...(failure ? { teardownError: String((failure as Error)?.message ?? failure) } : {}),
+    });
   }
 }
 
-function record(active: ActiveSandbox, snapshot: SandboxRunRecord['session']['snapshot'], closed: boolean): SandboxRunRecord {
+function record(
+  active: ActiveSandbox,
+  snapshot: SandboxRunRecord['session']['snapshot'],
+  closed: boolean,
+): SandboxRunRecord {
   const { snapshot: _own, ...state } = active.session.state();
-  return { v: 1, owner: active.owner, session: { ...state, ...(snapshot ? { snapshot } : {}) }, closed };
+  return {
+    v: 1,
+    owner: active.owner,
+    session: { ...state, ...(snapshot ? { snapshot } : {}) },
+    closed,
+  };
 }

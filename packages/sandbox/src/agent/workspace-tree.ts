@@ -14,7 +14,10 @@ export interface WorkspaceTreeOptions {
  * files, `name -> (symlink)`; symlinked directories are not entered. Returns `(empty)` for an
  * empty workspace and a `… N more` line when cut.
  */
-export async function renderWorkspaceTree(session: SandboxSession, options: WorkspaceTreeOptions = {}): Promise<string> {
+export async function renderWorkspaceTree(
+  session: SandboxSession,
+  options: WorkspaceTreeOptions = {},
+): Promise<string> {
   const depth = options.depth ?? 2;
   const max = options.maxEntries ?? 200;
   const lines: string[] = [];

@@ -31,7 +31,10 @@ function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | un
  *   missing, a file to create exists, or a hunk does not fit (the model can re-read and retry);
  *   SandboxPathError for paths outside the workspace.
  */
-export async function applyUnifiedDiff(session: SandboxSession, patchText: string): Promise<PatchedFile[]> {
+export async function applyUnifiedDiff(
+  session: SandboxSession,
+  patchText: string,
+): Promise<PatchedFile[]> {
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(patchText.replace(/\r\n/g, '\n'));
@@ -39,7 +42,10 @@ export async function applyUnifiedDiff(session: SandboxSession, patchText: strin
     throw new ToolInputError(`The patch is not a valid unified diff: ${(error as Error).message}`);
   }
   patches = patches.filter((p) => p.hunks.length > 0 || p.oldFileName || p.newFileName);
-  if (patches.length === 0) throw new ToolInputError('The patch contains no file sections. Start each file with "--- a/path" and "+++ b/path" lines, then "@@" hunks.');
+  if (patches.length === 0)
+    throw new ToolInputError(
+      'The patch contains no file sections. Start each file with "--- a/path" and "+++ b/path" lines, then "@@" hunks.',
+    );
 
   const contents = new Map<string, string | null>(); // path → new content; null = deleted
   const changes: PatchedFile[] = [];
@@ -56,13 +62,24 @@ export async function applyUnifiedDiff(session: SandboxSession, patchText: strin
     const oldPath = stripPrefix(patch.oldFileName, 'a/');
     const newPath = stripPrefix(patch.newFileName, 'b/');
     const target = newPath ?? oldPath;
-    if (!target) throw new ToolInputError('A file section of the patch names no file (both sides are /dev/null or empty).');
+    if (!target)
+      throw new ToolInputError(
+        'A file section of the patch names no file (both sides are /dev/null or empty).',
+      );
     const source = oldPath ? await current(oldPath) : '';
-    if (source === null) throw new ToolInputError(`Cannot patch ${oldPath}: the file does not exist. To create it, use "--- /dev/null" and "+++ b/${oldPath}".`);
-    if (!oldPath && (await current(target)) !== null) throw new ToolInputError(`Cannot create ${target}: it already exists. Send a diff against its current content instead.`);
+    if (source === null)
+      throw new ToolInputError(
+        `Cannot patch ${oldPath}: the file does not exist. To create it, use "--- /dev/null" and "+++ b/${oldPath}".`,
+      );
+    if (!oldPath && (await current(target)) !== null)
+      throw new ToolInputError(
+        `Cannot create ${target}: it already exists. Send a diff against its current content instead.`,
+      );
     const result = patch.hunks.length === 0 ? source : applyPatch(source, patch);
     if (result === false) {
-      const hunk = patch.hunks.find((h) => applyPatch(source, { ...patch, hunks: [h] }) === false) ?? patch.hunks[0];
+      const hunk =
+        patch.hunks.find((h) => applyPatch(source, { ...patch, hunks: [h] }) === false) ??
+        patch.hunks[0];
       throw new ToolInputError(
         `The patch does not apply to ${oldPath}: the hunk "@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@" does not match the file's current lines. Read the file again and send a diff against its current content. Nothing was changed.`,
       );

@@ -69,7 +69,13 @@ function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((p: any) => (typeof p?.text === 'string' ? p.text : typeof p?.refusal === 'string' ? `[refusal] ${p.refusal}` : `[${p?.type ?? 'part'}]`))
+    .map((p: any) =>
+      typeof p?.text === 'string'
+        ? p.text
+        : typeof p?.refusal === 'string'
+          ? `[refusal] ${p.refusal}`
+          : `[${p?.type ?? 'part'}]`,
+    )
     .join('\n');
 }
 
@@ -78,9 +84,12 @@ export function renderTranscript(items: readonly Item[]): string {
   return items
     .map((it: any) => {
       if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
-      if (it.type === 'function_call') return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
-      if (it.type === 'function_call_output') return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
-      if (it.type === 'reasoning') return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
+      if (it.type === 'function_call')
+        return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
+      if (it.type === 'function_call_output')
+        return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
+      if (it.type === 'reasoning')
+        return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
       return `[${it.type} item]`;
     })
     .join('\n\n');

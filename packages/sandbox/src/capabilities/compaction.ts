@@ -6,7 +6,16 @@
  * and reused on later turns, and re-summarized together with more items when the input grows past
  * the threshold again. Works with every provider: the summarizer sees a plain-text transcript.
  */
-import { addUsage, type Capability, type CapabilityRun, type Item, type Model, type ModelProvider, ModelBehaviorError, UserError } from '@baton/kernel';
+import {
+  addUsage,
+  type Capability,
+  type CapabilityRun,
+  type Item,
+  type Model,
+  ModelBehaviorError,
+  type ModelProvider,
+  UserError,
+} from '@baton/kernel';
 import { estimateTokens, findTailStart, renderTranscript } from './compaction-split.js';
 
 /** Options of {@link compaction}. */
@@ -24,10 +33,11 @@ export interface CompactionOptions {
 }
 
 /** Prefix of the summary message that replaces the older items. */
-export const COMPACTION_SUMMARY_PREFIX = '[Summary of the earlier part of this conversation, written to save context]';
+export const COMPACTION_SUMMARY_PREFIX =
+  '[Summary of the earlier part of this conversation, written to save context]';
 
 const DEFAULT_INSTRUCTIONS =
-  'You compress conversations between a user and an AI agent that uses tools. Write a concise summary of the transcript you are given that lets the agent continue the task: the user\'s goals and constraints, decisions made, facts learned from tool outputs (file names, values, errors), work done and work left. Do not invent anything.';
+  "You compress conversations between a user and an AI agent that uses tools. Write a concise summary of the transcript you are given that lets the agent continue the task: the user's goals and constraints, decisions made, facts learned from tool outputs (file names, values, errors), work done and work left. Do not invent anything.";
 
 interface CompactionRecord {
   cut: number;
@@ -44,7 +54,9 @@ export function compaction(options: CompactionOptions = {}): Capability {
   const threshold = options.thresholdTokens ?? 100_000;
   const keep = options.keepRecentTokens ?? Math.floor(threshold / 4);
   if (!(threshold > 0) || !(keep >= 0) || keep >= threshold) {
-    throw new UserError('compaction(): thresholdTokens must be positive and keepRecentTokens smaller than it.');
+    throw new UserError(
+      'compaction(): thresholdTokens must be positive and keepRecentTokens smaller than it.',
+    );
   }
   return new CompactionCapability(options, threshold, keep);
 }
@@ -65,7 +77,8 @@ class CompactionCapability implements Capability {
     const agentModel = (run.agent as { model?: Model | string }).model;
     if (this.options.model) this.model = this.options.model;
     else if (agentModel && typeof agentModel === 'object') this.model = agentModel;
-    else if (typeof agentModel === 'string' && this.options.modelProvider) this.model = await this.options.modelProvider.getModel(agentModel);
+    else if (typeof agentModel === 'string' && this.options.modelProvider)
+      this.model = await this.options.modelProvider.getModel(agentModel);
     else {
       throw new UserError(
         `compaction() on agent "${run.agent.name}" cannot find a model to write summaries: the agent's model is ${agentModel ? `the name "${agentModel}"` : 'not set'} and capabilities cannot see the run's modelProvider. Pass compaction({ model }) or compaction({ modelProvider }), give the agent a Model instance, or leave compaction out of its capabilities.`,
@@ -89,14 +102,24 @@ class CompactionCapability implements Capability {
     if (start === 0) return base;
     const summary = await this.summarize(base.slice(0, start), run);
     const cut = start + offset;
-    run.state.set(key, { cut, fingerprint: fingerprint(items, cut), summary } satisfies CompactionRecord);
+    run.state.set(key, {
+      cut,
+      fingerprint: fingerprint(items, cut),
+      summary,
+    } satisfies CompactionRecord);
     return [summaryItem(summary), ...base.slice(start)];
   }
 
   private async summarize(older: Item[], run: CapabilityRun): Promise<string> {
     const response = await this.model!.getResponse({
       systemInstructions: this.options.summaryInstructions ?? DEFAULT_INSTRUCTIONS,
-      input: [{ type: 'message', role: 'user', content: `Summarize this transcript:\n\n${renderTranscript(older)}` }],
+      input: [
+        {
+          type: 'message',
+          role: 'user',
+          content: `Summarize this transcript:\n\n${renderTranscript(older)}`,
+        },
+      ],
       tools: [],
       modelSettings: {},
       signal: run.signal,
@@ -104,10 +127,19 @@ class CompactionCapability implements Capability {
     });
     addUsage(run.runContext.usage, { requests: 1, ...response.usage });
     const text = response.output
-      .map((it) => (it.type !== 'message' ? '' : typeof it.content === 'string' ? it.content : it.content.map((p) => ('text' in p ? p.text : '')).join('')))
+      .map((it) =>
+        it.type !== 'message'
+          ? ''
+          : typeof it.content === 'string'
+            ? it.content
+            : it.content.map((p) => ('text' in p ? p.text : '')).join(''),
+      )
       .join('\n')
       .trim();
-    if (!text) throw new ModelBehaviorError('compaction(): the summarizer model returned no text; the conversation could not be compacted.');
+    if (!text)
+      throw new ModelBehaviorError(
+        'compaction(): the summarizer model returned no text; the conversation could not be compacted.',
+      );
     return text;
   }
 }

@@ -33,20 +33,30 @@ export function filesystem(options: FilesystemOptions = {}): Capability {
   };
 }
 
-const pathProp = { type: 'string', description: 'Path relative to the workspace root, e.g. "src/app.py".' };
+const pathProp = {
+  type: 'string',
+  description: 'Path relative to the workspace root, e.g. "src/app.py".',
+};
 
 function readFileTool(session: SandboxSession, maxRead: number): FunctionTool {
   return tool({
     name: 'read_file',
     description: 'Read a text file from the workspace.',
-    parameters: { type: 'object', properties: { path: pathProp }, required: ['path'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { path: pathProp },
+      required: ['path'],
+      additionalProperties: false,
+    },
     effect: 'pure',
     errorFunction: sandboxToolErrorFunction,
     execute: async ({ path }: { path: string }) => {
       const bytes = await session.readFile(path);
       if (bytes.includes(0)) return `${path} is a binary file (${bytes.length} bytes); not shown.`;
       const text = new TextDecoder().decode(bytes.subarray(0, maxRead));
-      return bytes.length > maxRead ? `${text}\n[... file cut: showing ${maxRead} of ${bytes.length} bytes ...]` : text;
+      return bytes.length > maxRead
+        ? `${text}\n[... file cut: showing ${maxRead} of ${bytes.length} bytes ...]`
+        : text;
     },
   });
 }
@@ -54,10 +64,14 @@ function readFileTool(session: SandboxSession, maxRead: number): FunctionTool {
 function writeFileTool(session: SandboxSession): FunctionTool {
   return tool({
     name: 'write_file',
-    description: 'Create or overwrite a text file in the workspace (parent directories are created).',
+    description:
+      'Create or overwrite a text file in the workspace (parent directories are created).',
     parameters: {
       type: 'object',
-      properties: { path: pathProp, content: { type: 'string', description: 'The complete new file content.' } },
+      properties: {
+        path: pathProp,
+        content: { type: 'string', description: 'The complete new file content.' },
+      },
       required: ['path', 'content'],
       additionalProperties: false,
     },
@@ -74,13 +88,31 @@ function listDirTool(session: SandboxSession): FunctionTool {
   return tool({
     name: 'list_dir',
     description: 'List a directory of the workspace ("." for the root). Directories end with "/".',
-    parameters: { type: 'object', properties: { path: { ...pathProp, description: 'Directory relative to the workspace root; "." for the root.' } }, required: ['path'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: {
+        path: {
+          ...pathProp,
+          description: 'Directory relative to the workspace root; "." for the root.',
+        },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
     effect: 'pure',
     errorFunction: sandboxToolErrorFunction,
     execute: async ({ path }: { path: string }) => {
       const entries = await session.listDir(path || '.');
       if (entries.length === 0) return `${path} is empty.`;
-      return entries.map((e) => (e.type === 'dir' ? `${e.name}/` : e.type === 'symlink' ? `${e.name} -> (symlink)` : `${e.name} (${e.sizeBytes} B)`)).join('\n');
+      return entries
+        .map((e) =>
+          e.type === 'dir'
+            ? `${e.name}/`
+            : e.type === 'symlink'
+              ? `${e.name} -> (symlink)`
+              : `${e.name} (${e.sizeBytes} B)`,
+        )
+        .join('\n');
     },
   });
 }

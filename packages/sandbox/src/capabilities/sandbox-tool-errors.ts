@@ -7,7 +7,10 @@ import { defaultToolErrorFunction, type RunContext, type ToolErrorFunction } fro
 import { SandboxError, SandboxUnavailableError } from '../errors.js';
 
 /** `errorFunction` of every sandbox tool. Throws `SandboxUnavailableError` (fails the run). */
-export const sandboxToolErrorFunction: ToolErrorFunction = (ctx: RunContext<any>, error: unknown) => {
+export const sandboxToolErrorFunction: ToolErrorFunction = (
+  ctx: RunContext<any>,
+  error: unknown,
+) => {
   if (SandboxUnavailableError.isInstance(error)) throw error;
   if (SandboxError.isInstance(error)) return `Error: ${(error as Error).message}`;
   return defaultToolErrorFunction(ctx, error);

@@ -47,8 +47,16 @@ export function shell(options: ShellOptions = {}): Capability {
             type: 'object',
             properties: {
               command: { type: 'string', description: 'The shell command line.' },
-              cwd: { type: 'string', description: 'Working directory relative to the workspace root (default: the workspace working directory).' },
-              timeout_ms: { type: 'integer', minimum: 1, description: `Timeout in milliseconds (max ${maxTimeout}).` },
+              cwd: {
+                type: 'string',
+                description:
+                  'Working directory relative to the workspace root (default: the workspace working directory).',
+              },
+              timeout_ms: {
+                type: 'integer',
+                minimum: 1,
+                description: `Timeout in milliseconds (max ${maxTimeout}).`,
+              },
             },
             required: ['command'],
             additionalProperties: false,
@@ -56,10 +64,17 @@ export function shell(options: ShellOptions = {}): Capability {
           effect: 'unsafe',
           needsApproval:
             typeof options.needsApproval === 'function'
-              ? (_ctx, args: { command: string }) => (options.needsApproval as (command: string) => boolean | Promise<boolean>)(args.command)
+              ? (_ctx, args: { command: string }) =>
+                  (options.needsApproval as (command: string) => boolean | Promise<boolean>)(
+                    args.command,
+                  )
               : (options.needsApproval ?? false),
           errorFunction: sandboxToolErrorFunction,
-          execute: async (args: { command: string; cwd?: string; timeout_ms?: number }, _ctx, details) => {
+          execute: async (
+            args: { command: string; cwd?: string; timeout_ms?: number },
+            _ctx,
+            details,
+          ) => {
             const result = await session.exec(args.command, {
               cwd: args.cwd || undefined,
               timeoutMs: Math.min(args.timeout_ms ?? defaultTimeout, maxTimeout),

@@ -5,7 +5,13 @@
  * SKILL.md when it needs it: with `read_file` (needs `filesystem()`), or in lazy mode
  * (`lazy: true`) with a `load_skill` tool that needs no other capability.
  */
-import { type Capability, type CapabilityRun, ToolInputError, tool, UserError } from '@baton/kernel';
+import {
+  type Capability,
+  type CapabilityRun,
+  ToolInputError,
+  tool,
+  UserError,
+} from '@baton/kernel';
 import { sandboxSessionFor } from '../agent/sandbox-binding.js';
 import { SandboxFileNotFoundError } from '../errors.js';
 import type { SandboxSession } from '../sandbox-contract.js';
@@ -30,21 +36,39 @@ export interface SkillInfo {
   path: string;
 }
 
-/** Reads `key: value` pairs of a leading `---` front-matter block. */
+/**
+ * Reads the `key: value` pairs of a leading `---` front-matter block (the YAML subset SKILL.md
+ * files use: one scalar per key, optionally quoted, indented lines continuing the value).
+ */
 export function parseFrontMatter(text: string): Record<string, string> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  const out: Record<string, string> = {};
-  if (!match) return out;
+  const raw: Record<string, string> = {};
+  if (!match) return raw;
+  let key: string | undefined;
+  let joiner = ' ';
   for (const line of match[1].split(/\r?\n/)) {
     const kv = /^([A-Za-z0-9_-]+)\s*:\s*(.*)$/.exec(line);
-    if (kv) out[kv[1]] = kv[2].trim().replace(/^(['"])(.*)\1$/, '$2');
+    if (kv) {
+      key = kv[1];
+      const value = kv[2].trim();
+      const block = /^([>|])[-+]?$/.exec(value);
+      joiner = block?.[1] === '|' ? '\n' : ' ';
+      raw[key] = block ? '' : value;
+    } else if (key && /^\s+\S/.test(line))
+      raw[key] = raw[key] ? `${raw[key]}${joiner}${line.trim()}` : line.trim();
   }
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) out[k] = v.replace(/^(['"])([\s\S]*)\1$/, '$2');
   return out;
 }
 
 /** Lists the skills under `dir` (missing directory: none). */
-export async function listSkills(session: SandboxSession, dir: string, max = 100): Promise<SkillInfo[]> {
-  let entries;
+export async function listSkills(
+  session: SandboxSession,
+  dir: string,
+  max = 100,
+): Promise<SkillInfo[]> {
+  let entries: Awaited<ReturnType<SandboxSession['listDir']>>;
   try {
     entries = await session.listDir(dir);
   } catch (error) {
@@ -63,7 +87,11 @@ export async function listSkills(session: SandboxSession, dir: string, max = 100
       throw error;
     }
     const meta = parseFrontMatter(text);
-    skills.push({ name: meta.name || entry.name, description: (meta.description || '(no description)').replace(/\s+/g, ' '), path });
+    skills.push({
+      name: meta.name || entry.name,
+      description: (meta.description || '(no description)').replace(/\s+/g, ' '),
+      path,
+    });
   }
   return skills;
 }
@@ -79,7 +107,9 @@ export function skills(options: SkillsOptions = {}): Capability {
     setup(run: CapabilityRun) {
       const caps = (run.agent as { capabilities?: { name: string }[] }).capabilities ?? [];
       if (!lazy && !caps.some((c) => c.name === 'filesystem')) {
-        throw new UserError(`skills() on agent "${run.agent.name}" needs filesystem() so the model can open SKILL.md with read_file; add filesystem() or use skills({ lazy: true }) for a load_skill tool.`);
+        throw new UserError(
+          `skills() on agent "${run.agent.name}" needs filesystem() so the model can open SKILL.md with read_file; add filesystem() or use skills({ lazy: true }) for a load_skill tool.`,
+        );
       }
     },
     tools(run: CapabilityRun) {
@@ -88,13 +118,22 @@ export function skills(options: SkillsOptions = {}): Capability {
       return [
         tool({
           name: 'load_skill',
-          description: 'Load the full instructions (SKILL.md) of one skill listed in your instructions.',
-          parameters: { type: 'object', properties: { name: { type: 'string', description: 'The skill name.' } }, required: ['name'], additionalProperties: false },
+          description:
+            'Load the full instructions (SKILL.md) of one skill listed in your instructions.',
+          parameters: {
+            type: 'object',
+            properties: { name: { type: 'string', description: 'The skill name.' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
           effect: 'pure',
           errorFunction: sandboxToolErrorFunction,
           execute: async ({ name }: { name: string }) => {
             const found = (await listSkills(session, dir, max)).find((s) => s.name === name);
-            if (!found) throw new ToolInputError(`No skill named ${JSON.stringify(name)}; use one of the names listed in your instructions.`);
+            if (!found)
+              throw new ToolInputError(
+                `No skill named ${JSON.stringify(name)}; use one of the names listed in your instructions.`,
+              );
             return session.readFile(found.path, 'utf8');
           },
         }),

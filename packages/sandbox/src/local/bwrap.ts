@@ -21,10 +21,14 @@ export function findWorkingBwrap(searchPath = process.env.PATH ?? ''): string | 
     } catch {
       continue;
     }
-    const probe = spawnSync(candidate, [...systemBinds(), '--unshare-all', '--die-with-parent', '--', '/bin/sh', '-c', 'exit 0'], {
-      timeout: 5000,
-      stdio: 'ignore',
-    });
+    const probe = spawnSync(
+      candidate,
+      [...systemBinds(), '--unshare-all', '--die-with-parent', '--', '/bin/sh', '-c', 'exit 0'],
+      {
+        timeout: 5000,
+        stdio: 'ignore',
+      },
+    );
     return probe.status === 0 ? candidate : undefined;
   }
   return undefined;
@@ -38,17 +42,42 @@ export function systemBinds(): string[] {
     if (lstatSync(top).isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
     else args.push('--ro-bind', top, top);
   }
-  for (const etc of ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/localtime']) {
+  for (const etc of [
+    '/etc/alternatives',
+    '/etc/ld.so.cache',
+    '/etc/ld.so.conf',
+    '/etc/ld.so.conf.d',
+    '/etc/passwd',
+    '/etc/group',
+    '/etc/nsswitch.conf',
+    '/etc/localtime',
+  ]) {
     args.push('--ro-bind-try', etc, etc);
   }
   return args;
 }
 
 /** The `bwrap` argv prefix for one command running in `cwdInside` (an absolute path under `/workspace`). */
-export function bwrapArgs(options: { workspace: string; cwdInside: string; network: boolean }): string[] {
+export function bwrapArgs(options: {
+  workspace: string;
+  cwdInside: string;
+  network: boolean;
+}): string[] {
   const args = [...systemBinds(), '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'];
   args.push('--bind', options.workspace, BWRAP_WORKSPACE, '--chdir', options.cwdInside);
   args.push('--unshare-all', '--die-with-parent', '--new-session');
-  if (options.network) args.push('--share-net', '--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf', '--ro-bind-try', '/etc/hosts', '/etc/hosts', '--ro-bind-try', '/etc/ssl', '/etc/ssl');
+  if (options.network)
+    args.push(
+      '--share-net',
+      '--ro-bind-try',
+      '/etc/resolv.conf',
+      '/etc/resolv.conf',
+      '--ro-bind-try',
+      '/etc/hosts',
+      '/etc/hosts',
+      '--ro-bind-try',
+      '/etc/ssl',
+      '/etc/ssl',
+    );
   return [...args, '--'];
 }

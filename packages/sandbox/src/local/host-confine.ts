@@ -37,7 +37,8 @@ export async function resolveHostPath(root: string, path: string): Promise<HostP
       isLink = (await lstat(next)).isSymbolicLink();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { rel, abs: join(current, ...parts.slice(i)), exists: false };
+      if (code === 'ENOENT' || code === 'ENOTDIR')
+        return { rel, abs: join(current, ...parts.slice(i)), exists: false };
       throw error;
     }
     if (isLink) {
@@ -45,9 +46,18 @@ export async function resolveHostPath(root: string, path: string): Promise<HostP
       try {
         real = await realpath(next);
       } catch {
-        throw new SandboxPathError(path, 'symlink_escape', `"${parts.slice(0, i + 1).join('/')}" dangles`);
+        throw new SandboxPathError(
+          path,
+          'symlink_escape',
+          `"${parts.slice(0, i + 1).join('/')}" dangles`,
+        );
       }
-      if (!isInside(root, real)) throw new SandboxPathError(path, 'symlink_escape', `"${parts.slice(0, i + 1).join('/')}" points outside`);
+      if (!isInside(root, real))
+        throw new SandboxPathError(
+          path,
+          'symlink_escape',
+          `"${parts.slice(0, i + 1).join('/')}" points outside`,
+        );
       current = real;
     } else current = next;
   }
@@ -58,8 +68,17 @@ export async function resolveHostPath(root: string, path: string): Promise<HostP
 export function toSandboxFsError(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return new SandboxFileNotFoundError(path);
-  if (code === 'EISDIR') return new SandboxError(`"${path}" is a directory; use list_dir / listDir for directories.`, { cause: error });
-  if (code === 'ENOTDIR') return new SandboxError(`A component of "${path}" is a file, not a directory.`, { cause: error });
-  if (code === 'ENOTEMPTY') return new SandboxError(`"${path}" is a non-empty directory; remove it with recursive: true.`, { cause: error });
+  if (code === 'EISDIR')
+    return new SandboxError(`"${path}" is a directory; use list_dir / listDir for directories.`, {
+      cause: error,
+    });
+  if (code === 'ENOTDIR')
+    return new SandboxError(`A component of "${path}" is a file, not a directory.`, {
+      cause: error,
+    });
+  if (code === 'ENOTEMPTY')
+    return new SandboxError(`"${path}" is a non-empty directory; remove it with recursive: true.`, {
+      cause: error,
+    });
   return error;
 }

@@ -2,8 +2,11 @@
  * The local backend inside bubblewrap. Needs `bwrap` (Debian: `apt-get install -y bubblewrap`);
  * fails loudly without it.
  */
-import { createServer, type Server } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeSandboxConformance } from '@baton/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWorkingBwrap } from './bwrap.js';
@@ -34,7 +37,8 @@ describe('local backend with bwrap', () => {
   });
 
   it('runs commands with no network, a private /tmp and the workspace at /workspace', async () => {
-    const client = localSandboxClient({ isolation: 'bwrap' });
+    const rootDir = await mkdtemp(join(tmpdir(), 'baton-bwrap-'));
+    const client = localSandboxClient({ rootDir, isolation: 'bwrap' });
     expect(client.isolation()).toBe('bwrap');
     const s = await client.create({ files: { 'a.txt': 'A' } });
     try {
@@ -42,7 +46,9 @@ describe('local backend with bwrap', () => {
       expect(r.exitCode).toBe(0);
       expect(r.stdout.split('\n')).toEqual(['/workspace', 'A', 'private', '']);
       // Only the namespace's own loopback exists: the host's 127.0.0.1 listener is unreachable.
-      expect((await s.exec("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '")).stdout).toBe('lo\n');
+      expect((await s.exec("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '")).stdout).toBe(
+        'lo\n',
+      );
       const before = accepted;
       const off = await s.exec(connect(port));
       expect(off).toMatchObject({ exitCode: 1, stdout: 'ECONNREFUSED\n' });
@@ -50,7 +56,10 @@ describe('local backend with bwrap', () => {
       // Positive control: the same probe connects when the manifest enables the network.
       const online = await client.create({ network: true });
       try {
-        expect(await online.exec(connect(port))).toMatchObject({ exitCode: 0, stdout: 'connected\n' });
+        expect(await online.exec(connect(port))).toMatchObject({
+          exitCode: 0,
+          stdout: 'connected\n',
+        });
         expect(accepted).toBe(before + 1);
       } finally {
         await online.close();
@@ -59,8 +68,15 @@ describe('local backend with bwrap', () => {
       expect(host.stdout).toMatch(/No such file|rc=[12]/);
     } finally {
       await s.close();
+      await rm(rootDir, { recursive: true, force: true });
     }
   });
 });
 
-describeSandboxConformance('local (bwrap)', () => localSandboxClient({ isolation: 'bwrap' }));
+describeSandboxConformance('local (bwrap)', async () => {
+  const rootDir = await mkdtemp(join(tmpdir(), 'baton-bwrap-conformance-'));
+  return {
+    client: localSandboxClient({ rootDir, isolation: 'bwrap' }),
+    cleanup: () => rm(rootDir, { recursive: true, force: true }),
+  };
+});

@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import type { ExecEndReason, ExecResult } from '../sandbox-contract.js';
 import { OutputCollector } from '../output-collector.js';
+import type { ExecEndReason, ExecResult } from '../sandbox-contract.js';
 
 /** What {@link runProcessGroup} runs. */
 export interface ProcessSpec {
@@ -55,7 +55,13 @@ export function runProcessGroup(spec: ProcessSpec): Promise<ExecResult> {
     child.stdin.on('error', () => {
       /* the command did not read its stdin (EPIPE) */
     });
-    child.stdin.end(spec.stdin === undefined ? undefined : typeof spec.stdin === 'string' ? spec.stdin : Buffer.from(spec.stdin));
+    child.stdin.end(
+      spec.stdin === undefined
+        ? undefined
+        : typeof spec.stdin === 'string'
+          ? spec.stdin
+          : Buffer.from(spec.stdin),
+    );
     // Background processes must not outlive the command (and keep its pipes open).
     child.on('exit', () => killGroup(child.pid));
     child.on('error', (error) => {
@@ -66,7 +72,7 @@ export function runProcessGroup(spec: ProcessSpec): Promise<ExecResult> {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
-      const signo = signal ? (constants.signals as Record<string, number>)[signal] ?? 9 : 0;
+      const signo = signal ? ((constants.signals as Record<string, number>)[signal] ?? 9) : 0;
       const exitCode = code ?? 128 + signo;
       if (!reason && signal) reason = 'signal';
       resolve({

@@ -17,7 +17,13 @@ import { join } from 'node:path';
 import { UserError } from '@baton/kernel';
 import { SandboxError } from '../errors.js';
 import { defineManifest, type Manifest, type ManifestInput } from '../manifest.js';
-import type { CreateSessionOptions, ResumeSessionOptions, SandboxClient, SandboxSessionState, SandboxSnapshot } from '../sandbox-contract.js';
+import type {
+  CreateSessionOptions,
+  ResumeSessionOptions,
+  SandboxClient,
+  SandboxSessionState,
+  SandboxSnapshot,
+} from '../sandbox-contract.js';
 import { findWorkingBwrap } from './bwrap.js';
 import { resolveHostPath } from './host-confine.js';
 import { LocalSandboxSession } from './local-sandbox-session.js';
@@ -57,12 +63,18 @@ export function localSandboxClient(options: LocalSandboxClientOptions = {}): Loc
       bwrap = findWorkingBwrap();
       if (!bwrap && mode === 'bwrap') {
         bwrap = null;
-        throw new UserError('localSandboxClient({ isolation: "bwrap" }): no working bwrap found on PATH. Install bubblewrap (apt-get install -y bubblewrap) or use isolation: "auto" / "none".');
+        throw new UserError(
+          'localSandboxClient({ isolation: "bwrap" }): no working bwrap found on PATH. Install bubblewrap (apt-get install -y bubblewrap) or use isolation: "auto" / "none".',
+        );
       }
     }
     return bwrap ?? undefined;
   };
-  const ctx = () => ({ bwrap: getBwrap(), snapshotDir, newSnapshotId: () => `snap_${randomBytes(10).toString('hex')}` });
+  const ctx = () => ({
+    bwrap: getBwrap(),
+    snapshotDir,
+    newSnapshotId: () => `snap_${randomBytes(10).toString('hex')}`,
+  });
   const sessionDir = (id: string) => join(rootDir, 'sessions', id);
 
   const open = async (id: string, manifest: Manifest) => {
@@ -76,17 +88,24 @@ export function localSandboxClient(options: LocalSandboxClientOptions = {}): Loc
     isolation: () => (getBwrap() ? 'bwrap' : 'none'),
     async create(input: Manifest | ManifestInput, createOptions: CreateSessionOptions = {}) {
       const manifest = defineManifest(input);
+      createOptions.signal?.throwIfAborted();
       getBwrap();
       const id = `sbx_${randomBytes(10).toString('hex')}`;
       const workspace = join(sessionDir(id), 'workspace');
       try {
         if (createOptions.snapshot) {
-          await cp(snapshotPath(createOptions.snapshot), workspace, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+          await cp(snapshotPath(createOptions.snapshot), workspace, {
+            recursive: true,
+            verbatimSymlinks: true,
+            preserveTimestamps: true,
+          });
         } else {
           await mkdir(workspace, { recursive: true });
           const session = await open(id, manifest);
           await materializeOnHost(session.workspace, manifest);
-          await mkdir((await resolveHostPath(session.workspace, manifest.workdir)).abs, { recursive: true });
+          await mkdir((await resolveHostPath(session.workspace, manifest.workdir)).abs, {
+            recursive: true,
+          });
           return session;
         }
         return await open(id, manifest);
@@ -96,13 +115,22 @@ export function localSandboxClient(options: LocalSandboxClientOptions = {}): Loc
       }
     },
     async resume(state: SandboxSessionState, resumeOptions: ResumeSessionOptions = {}) {
-      if (!state || state.backend !== 'local') throw new UserError(`localSandboxClient.resume(): the state is for backend "${state?.backend}", not "local".`);
+      if (state?.backend !== 'local')
+        throw new UserError(
+          `localSandboxClient.resume(): the state is for backend "${state?.backend}", not "local".`,
+        );
       const manifest = settingsOnly(resumeOptions.manifest);
-      if (SESSION_ID.test(state.sessionId) && (await isDir(join(sessionDir(state.sessionId), 'workspace')))) {
+      if (
+        SESSION_ID.test(state.sessionId) &&
+        (await isDir(join(sessionDir(state.sessionId), 'workspace')))
+      ) {
         return open(state.sessionId, manifest);
       }
-      if (state.snapshot) return client.create(manifest, { snapshot: state.snapshot, signal: resumeOptions.signal });
-      throw new SandboxError(`Local sandbox session ${JSON.stringify(state.sessionId)} no longer exists under ${rootDir} and the state has no snapshot to restore.`);
+      if (state.snapshot)
+        return client.create(manifest, { snapshot: state.snapshot, signal: resumeOptions.signal });
+      throw new SandboxError(
+        `Local sandbox session ${JSON.stringify(state.sessionId)} no longer exists under ${rootDir} and the state has no snapshot to restore.`,
+      );
     },
     async deleteSnapshot(snapshot: SandboxSnapshot) {
       await rm(snapshotPath(snapshot), { recursive: true, force: true });
@@ -121,7 +149,12 @@ export function localSandboxClient(options: LocalSandboxClientOptions = {}): Loc
 /** The manifest's settings without entries (a resumed workspace already has its files). */
 function settingsOnly(manifest: Manifest | ManifestInput | undefined): Manifest {
   const m = defineManifest(manifest ?? {});
-  return defineManifest({ workdir: m.workdir, env: { ...m.env }, limits: { ...m.limits }, network: m.network });
+  return defineManifest({
+    workdir: m.workdir,
+    env: { ...m.env },
+    limits: { ...m.limits },
+    network: m.network,
+  });
 }
 
 async function isDir(path: string): Promise<boolean> {

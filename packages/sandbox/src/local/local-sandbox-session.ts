@@ -7,11 +7,18 @@ import { dirname, join } from 'node:path';
 import { SandboxError, SandboxFileNotFoundError, SandboxPathError } from '../errors.js';
 import type { Manifest } from '../manifest.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../output-collector.js';
-import type { DirEntry, ExecOptions, ExecResult, SandboxSession, SandboxSessionState, SandboxSnapshot } from '../sandbox-contract.js';
+import type {
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  SandboxSession,
+  SandboxSessionState,
+  SandboxSnapshot,
+} from '../sandbox-contract.js';
+import { normalizeWorkspacePath } from '../workspace-path.js';
 import { BWRAP_WORKSPACE, bwrapArgs } from './bwrap.js';
 import { resolveHostPath, toSandboxFsError } from './host-confine.js';
 import { runProcessGroup } from './local-exec.js';
-import { normalizeWorkspacePath } from '../workspace-path.js';
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -38,11 +45,19 @@ export class LocalSandboxSession implements SandboxSession {
   ) {}
 
   state(): SandboxSessionState {
-    return { specificationVersion: 'v1', backend: this.backend, sessionId: this.id, ...(this.lastSnapshot ? { snapshot: this.lastSnapshot } : {}) };
+    return {
+      specificationVersion: 'v1',
+      backend: this.backend,
+      sessionId: this.id,
+      ...(this.lastSnapshot ? { snapshot: this.lastSnapshot } : {}),
+    };
   }
 
   private check(): void {
-    if (this.closed) throw new SandboxError(`Local sandbox session ${this.id} is closed; create or resume a session.`);
+    if (this.closed)
+      throw new SandboxError(
+        `Local sandbox session ${this.id} is closed; create or resume a session.`,
+      );
   }
 
   async exec(command: string | string[], options: ExecOptions = {}): Promise<ExecResult> {
@@ -55,12 +70,38 @@ export class LocalSandboxSession implements SandboxSession {
     if (inner.length === 0) throw new SandboxError('exec(): empty argv.');
     const argv = withLimits(inner, this.manifest);
     const home = this.ctx.bwrap ? BWRAP_WORKSPACE : this.workspace;
-    const env = { PATH: DEFAULT_PATH, HOME: home, LANG: 'C.UTF-8', ...this.manifest.env, ...options.env };
-    const spec = { env, stdin: options.stdin, timeoutMs, maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, signal: options.signal };
+    const env = {
+      PATH: DEFAULT_PATH,
+      HOME: home,
+      LANG: 'C.UTF-8',
+      ...this.manifest.env,
+      ...options.env,
+    };
+    const spec = {
+      env,
+      stdin: options.stdin,
+      timeoutMs,
+      maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      signal: options.signal,
+    };
     if (!this.ctx.bwrap) return runProcessGroup({ ...spec, argv, cwd: cwd.abs });
-    const inside = cwd.rel === '.' ? BWRAP_WORKSPACE : `${BWRAP_WORKSPACE}/${cwd.abs.slice(this.workspace.length + 1).split('\\').join('/')}`;
-    const prefix = bwrapArgs({ workspace: this.workspace, cwdInside: inside, network: this.manifest.network });
-    return runProcessGroup({ ...spec, argv: [this.ctx.bwrap, ...prefix, ...argv], cwd: this.workspace });
+    const inside =
+      cwd.rel === '.'
+        ? BWRAP_WORKSPACE
+        : `${BWRAP_WORKSPACE}/${cwd.abs
+            .slice(this.workspace.length + 1)
+            .split('\\')
+            .join('/')}`;
+    const prefix = bwrapArgs({
+      workspace: this.workspace,
+      cwdInside: inside,
+      network: this.manifest.network,
+    });
+    return runProcessGroup({
+      ...spec,
+      argv: [this.ctx.bwrap, ...prefix, ...argv],
+      cwd: this.workspace,
+    });
   }
 
   readFile(path: string): Promise<Uint8Array>;
@@ -105,8 +146,19 @@ export class LocalSandboxSession implements SandboxSession {
       const entries: DirEntry[] = [];
       for (const name of names) {
         const st = await lstat(join(p.abs, name));
-        const type = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
-        entries.push({ name, path: p.rel === '.' ? name : `${p.rel}/${name}`, type, sizeBytes: type === 'file' ? st.size : 0 });
+        const type = st.isSymbolicLink()
+          ? 'symlink'
+          : st.isDirectory()
+            ? 'dir'
+            : st.isFile()
+              ? 'file'
+              : 'other';
+        entries.push({
+          name,
+          path: p.rel === '.' ? name : `${p.rel}/${name}`,
+          type,
+          sizeBytes: type === 'file' ? st.size : 0,
+        });
       }
       return entries;
     } catch (error) {
@@ -140,7 +192,11 @@ export class LocalSandboxSession implements SandboxSession {
     const snapshotId = this.ctx.newSnapshotId();
     const target = join(this.ctx.snapshotDir, snapshotId);
     await mkdir(this.ctx.snapshotDir, { recursive: true });
-    await cp(this.workspace, target, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+    await cp(this.workspace, target, {
+      recursive: true,
+      verbatimSymlinks: true,
+      preserveTimestamps: true,
+    });
     this.lastSnapshot = { backend: this.backend, snapshotId, createdAt: new Date().toISOString() };
     return this.lastSnapshot;
   }

@@ -1,4 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeSandboxConformance } from '@baton/testing';
 import { localSandboxClient } from './local-sandbox-client.js';
 
-describeSandboxConformance('local (plain child processes)', () => localSandboxClient({ isolation: 'none' }));
+describeSandboxConformance('local (plain child processes)', async () => {
+  const rootDir = await mkdtemp(join(tmpdir(), 'baton-local-conformance-'));
+  return {
+    client: localSandboxClient({ rootDir, isolation: 'none' }),
+    cleanup: () => rm(rootDir, { recursive: true, force: true }),
+  };
+});

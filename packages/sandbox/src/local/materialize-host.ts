@@ -20,7 +20,12 @@ export async function materializeOnHost(workspace: string, manifest: Manifest): 
       await chmod(target.abs, entry.mode);
     } else {
       await mkdir(dirname(target.abs), { recursive: true });
-      await cp(entry.from.hostPath, target.abs, { recursive: true, verbatimSymlinks: true, errorOnExist: false, force: true });
+      await cp(entry.from.hostPath, target.abs, {
+        recursive: true,
+        verbatimSymlinks: true,
+        errorOnExist: false,
+        force: true,
+      });
     }
   }
 }
