@@ -12,7 +12,7 @@ export {
 export type { AsToolOptions } from './agent/as-tool.js';
 export type { AgentHooks, LLMStartInfo, RunHooks } from './agent/hooks.js';
 // Capabilities
-export type { Capability, CapabilityRun } from './capability/capability.js';
+export type { Capability, CapabilityRun, RunOutcome } from './capability/capability.js';
 // Errors
 export {
   BatonError,

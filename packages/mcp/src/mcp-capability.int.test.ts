@@ -21,6 +21,7 @@ function runOf(agentName: string, context: unknown = {}): CapabilityRun {
     runContext,
     agent: { name: agentName },
     runId: runContext.runId,
+    getModel: () => Promise.reject(new Error('no model in this test')),
     state: { get: (key) => data[key], set: (key, value) => void (data[key] = value) },
   };
 }

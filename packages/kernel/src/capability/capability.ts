@@ -6,7 +6,7 @@
 import type { Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
-import type { ModelSettings } from '../model/model.js';
+import type { Model, ModelSettings } from '../model/model.js';
 import type { Tool } from '../tool/tool.js';
 
 /** What capability hooks receive about the run. */
@@ -18,7 +18,19 @@ export interface CapabilityRun<TContext = any> {
   signal?: AbortSignal;
   /** JSON data kept in the RunState (survives pause, serialization and resume), by key. */
   state: { get(key: string): unknown; set(key: string, value: unknown): void };
+  /** The model this agent uses in this run (run override, agent model, or provider default). */
+  getModel(): Promise<Model>;
 }
+
+/**
+ * How a run segment ended, for `teardown`: an interruption may be resumed later; `step` means a
+ * `runStep` call ended after its one turn and the run goes on with the next step.
+ */
+export type RunOutcome =
+  | { type: 'final_output' }
+  | { type: 'interruption' }
+  | { type: 'step' }
+  | { type: 'error'; error: unknown };
 
 export interface Capability<TContext = any> {
   readonly specificationVersion?: 'v1';
@@ -37,7 +49,7 @@ export interface Capability<TContext = any> {
   /** Called once at run start (and at resume), before `tools`/`instructions`. */
   setup?(run: CapabilityRun<TContext>): void | Promise<void>;
   /** Called on every exit path: final output, error, abort, interruption. */
-  teardown?(run: CapabilityRun<TContext>): void | Promise<void>;
+  teardown?(run: CapabilityRun<TContext>, outcome: RunOutcome): void | Promise<void>;
 }
 
 /** The per-run copy of a capability. */

@@ -33,7 +33,12 @@ export async function invokeTool(
     signal: controller?.signal ?? NEVER_ABORTED,
   };
   // A symbol key: invisible to JSON.stringify and Object.keys; read by agent-as-tool runs.
-  details[PARENT_RUN] = { options: rt.options, tracer: rt.tracer, span, nestedState: state.nestedStates[call.call_id] };
+  details[PARENT_RUN] = {
+    options: rt.options,
+    tracer: rt.tracer,
+    span,
+    nestedState: state.nestedStates[call.call_id],
+  };
   const run = (override?: { attempt?: number }) => {
     if (override?.attempt) details.attempt = override.attempt;
     return Promise.resolve(tool.execute(args, state.context, details));

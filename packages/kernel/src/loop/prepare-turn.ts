@@ -2,7 +2,12 @@
  * Turn preparation: the execution agent (capabilities applied once per run), the tools and
  * handoffs enabled this turn, instructions, model settings and the resolved model.
  */
-import { type Capability, type CapabilityRun, cloneCapability } from '../capability/capability.js';
+import {
+  type Capability,
+  type CapabilityRun,
+  cloneCapability,
+  type RunOutcome,
+} from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { Handoff } from '../handoff/handoff.js';
 import type {
@@ -54,6 +59,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     agent,
     runId: rt.state.runId,
     signal: rt.signal,
+    getModel: () => resolveModel(rt, agent),
     state: {
       get: (key) => extensions[key],
       set: (key, value) => {
@@ -84,12 +90,12 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
 }
 
 /** Runs every prepared capability's `teardown`; errors are collected, the first rethrown. */
-export async function teardownAgents(rt: RunRuntime): Promise<void> {
+export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promise<void> {
   let first: unknown;
   for (const prepared of rt.prepared.values()) {
     for (const cap of prepared.capabilities) {
       try {
-        await cap.teardown?.(prepared.capabilityRun);
+        await cap.teardown?.(prepared.capabilityRun, outcome);
       } catch (e) {
         first ??= e;
       }

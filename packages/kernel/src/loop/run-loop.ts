@@ -2,6 +2,8 @@
  * The run loop — wiring only: dispatch on `NextStep` until a final output or an interruption,
  * with the agent spans, the max-turns rule, and cleanup on every exit path.
  */
+
+import type { RunOutcome } from '../capability/capability.js';
 import { BatonError, MaxTurnsExceededError, RunAbortedError } from '../errors/errors.js';
 import { dropOrphanCalls } from '../items/item-helpers.js';
 import { runItemsToInputItems } from '../items/run-items.js';
@@ -49,6 +51,7 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
   const topLevel = !rt.nested;
   if (topLevel) rt.tracer?.startTrace();
   let failure: { message: string } | undefined;
+  let thrown: unknown;
   try {
     startAgentSpan(rt, state.currentAgent);
     rt.emit({ type: 'agent_updated_stream_event', agent: state.currentAgent });
@@ -87,6 +90,7 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
         ? toAbortError(rt.signal, error)
         : error;
     failure = { message: final instanceof Error ? final.message : String(final) };
+    thrown = final;
     if (BatonError.isInstance(final) && 'state' in (final as object)) {
       (final as { state?: unknown }).state ??= state;
     }
@@ -95,7 +99,14 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
     throw final;
   } finally {
     endSpans(rt, failure);
-    await teardownAgents(rt);
+    const outcome: RunOutcome = failure
+      ? { type: 'error', error: thrown }
+      : state.hasFinalOutput
+        ? { type: 'final_output' }
+        : state.interruptions.length > 0
+          ? { type: 'interruption' }
+          : { type: 'step' };
+    await teardownAgents(rt, outcome);
     if (topLevel) rt.tracer?.endTrace();
   }
 }

@@ -199,7 +199,9 @@ describe('approvals and RunState', () => {
   it('resumes in a fresh process from the JSON alone', async () => {
     const desk = buildDesk({ refundNeedsApproval: true });
     setTraceProcessors([new RecordingTraceProcessor()]);
-    const r1 = await run(desk.triage, 'My mug arrived broken, order #42').finally(() => setTraceProcessors([]));
+    const r1 = await run(desk.triage, 'My mug arrived broken, order #42').finally(() =>
+      setTraceProcessors([]),
+    );
     expect(r1.interruptions.map((i) => i.tool_name)).toEqual(['issue_refund']);
     expect(desk.sideEffects.refunds).toEqual([]);
     const dir = mkdtempSync(join(tmpdir(), 'baton-state-'));

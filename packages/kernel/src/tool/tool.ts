@@ -37,7 +37,9 @@ export interface ToolCallDetails {
 
 /**
  * Turns a tool failure into the text the model sees, or returns `undefined` to use the default.
- * Set `errorFunction: null` on a tool to raise instead (the run fails with `ToolCallError`).
+ * Set `errorFunction: null` on a tool to raise instead (the run fails with `ToolCallError`);
+ * an error function that itself throws fails the run with that error (e.g. an infrastructure
+ * error such as a sandbox that went away).
  */
 export type ToolErrorFunction = (
   ctx: RunContext<any>,

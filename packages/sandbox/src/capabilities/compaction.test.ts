@@ -6,6 +6,7 @@ import {
   type CapabilityRun,
   emptyUsage,
   type Item,
+  type Model,
   type ModelRequest,
   RunContext,
   run,
@@ -31,6 +32,11 @@ function capabilityRun(agent: {
     runContext: new RunContext(undefined, { usage: emptyUsage() }),
     agent: agent as never,
     runId: 'run_1',
+    getModel: async () => {
+      const m = (agent as { model?: unknown }).model;
+      if (m && typeof m === 'object') return m as Model;
+      throw new Error(`no Model instance for agent "${agent.name}"`);
+    },
     state: {
       get: (k) => store[k],
       set: (k, v) => {
@@ -127,12 +133,14 @@ describe('compaction() processInput', () => {
     expect(ids('function_call_output').every((id) => ids('function_call').includes(id))).toBe(true);
   });
 
-  it('fails at preparation with a UserError when the agent has a model name and no model/provider is given', async () => {
+  it('fails at preparation with a UserError when the run cannot resolve a model', async () => {
     const error = await Promise.resolve(
       compaction().setup!(capabilityRun({ name: 'named', model: 'openai:gpt-5.1' })),
     ).catch((e) => e);
     expect(UserError.isInstance(error)).toBe(true);
-    expect(error.message).toMatch(/model is the name "openai:gpt-5.1".*compaction\(\{ model \}\)/);
+    expect(error.message).toMatch(
+      /cannot find a model to write summaries.*compaction\(\{ model \}\)/,
+    );
     const provided = new ScriptedModel([]);
     const cap = compaction({
       modelProvider: {

@@ -24,9 +24,9 @@ export interface CompactionOptions {
   thresholdTokens?: number;
   /** Estimated tokens of recent items kept verbatim. Default a quarter of `thresholdTokens`. */
   keepRecentTokens?: number;
-  /** The summarizer. Default: the agent's model when it is a `Model` instance; for a model name, `modelProvider` resolves it. */
+  /** The summarizer. Default: the model the run uses for this agent (`run.getModel()`). */
   model?: Model;
-  /** Resolves the agent's model name when the agent has no `Model` instance and `model` is not given. */
+  /** Optional: resolves the agent's model name instead of the run's provider. */
   modelProvider?: ModelProvider;
   /** System instructions of the summary call. */
   summaryInstructions?: string;
@@ -74,15 +74,19 @@ class CompactionCapability implements Capability {
   ) {}
 
   async setup(run: CapabilityRun): Promise<void> {
-    const agentModel = (run.agent as { model?: Model | string }).model;
+    const agentModel = (run.agent as { model?: unknown }).model;
     if (this.options.model) this.model = this.options.model;
-    else if (agentModel && typeof agentModel === 'object') this.model = agentModel;
-    else if (typeof agentModel === 'string' && this.options.modelProvider)
+    else if (this.options.modelProvider && typeof agentModel === 'string') {
       this.model = await this.options.modelProvider.getModel(agentModel);
-    else {
-      throw new UserError(
-        `compaction() on agent "${run.agent.name}" cannot find a model to write summaries: the agent's model is ${agentModel ? `the name "${agentModel}"` : 'not set'} and capabilities cannot see the run's modelProvider. Pass compaction({ model }) or compaction({ modelProvider }), give the agent a Model instance, or leave compaction out of its capabilities.`,
-      );
+    } else {
+      try {
+        // The run's own model for this agent (run override, agent model, or provider default).
+        this.model = await run.getModel();
+      } catch (error) {
+        throw new UserError(
+          `compaction() on agent "${run.agent.name}" cannot find a model to write summaries (${(error as Error).message}). Pass compaction({ model }), or give the agent or the run a model.`,
+        );
+      }
     }
   }
 
