@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runBothModes, runMode } from '../__tests__/both-modes.js';
 import { buildDesk } from '../__tests__/support-desk.js';
-import type { Capability } from '../capability/capability.js';
+import type { Capability, CapabilityRun, RunOutcome } from '../capability/capability.js';
 import {
   InputGuardrailTripwireTriggered,
   ToolGuardrailTripwireTriggered,
@@ -444,11 +444,11 @@ describe('capabilities', () => {
     readonly name = 'clock';
     events: string[] = [];
     static log: string[] = [];
-    setup() {
-      Clock.log.push('setup');
+    async setup(run: CapabilityRun) {
+      Clock.log.push(`setup model=${(await run.getModel()).modelId}`);
     }
-    teardown() {
-      Clock.log.push('teardown');
+    teardown(_run: CapabilityRun, outcome: RunOutcome) {
+      Clock.log.push(`teardown ${outcome.type}`);
     }
     tools() {
       return [
@@ -481,14 +481,14 @@ describe('capabilities', () => {
     expect(m.requests[0].modelSettings.temperature).toBe(0);
     expect(r.lastAgent).toBe(agent);
     expect(agent.tools).toHaveLength(0);
-    expect(Clock.log).toEqual(['setup', 'teardown']);
+    expect(Clock.log).toEqual(['setup model=scripted', 'teardown final_output']);
     const failing = new Agent({
       name: 'B',
       capabilities: [new Clock()],
       model: new ScriptedModel([{ error: new Error('model down') }]),
     });
     await expect(run(failing, 'x')).rejects.toThrow('model down');
-    expect(Clock.log).toEqual(['setup', 'teardown', 'setup', 'teardown']);
+    expect(Clock.log).toEqual(['setup model=scripted', 'teardown final_output', 'setup model=scripted', 'teardown error']);
   });
 });
 
