@@ -10,7 +10,11 @@ import { fc, msg, ScriptedModel } from '@baton/testing';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 
-export const Ticket = z.object({ orderId: z.string(), action: z.enum(['refund', 'deny']), amountCents: z.number().int() });
+export const Ticket = z.object({
+  orderId: z.string(),
+  action: z.enum(['refund', 'deny']),
+  amountCents: z.number().int(),
+});
 
 /** Redis hash: idempotency key → refunds applied under it. */
 export const REFUNDS_KEY = 'desk:refunds';
@@ -21,7 +25,12 @@ export function buildDesk(redis: Redis) {
     description: 'Look up an order.',
     parameters: z.object({ orderId: z.string() }),
     effect: 'pure',
-    execute: ({ orderId }) => ({ orderId, item: 'mug', priceCents: 1299, status: 'delivered damaged' }),
+    execute: ({ orderId }) => ({
+      orderId,
+      item: 'mug',
+      priceCents: 1299,
+      status: 'delivered damaged',
+    }),
   });
   const issueRefund = tool({
     name: 'issue_refund',
@@ -34,20 +43,40 @@ export function buildDesk(redis: Redis) {
       return `refunded ${amountCents} cents on ${orderId}`;
     },
   });
-  const outputs = (input: { type: string; call_id?: string }[]) => new Set(input.filter((i) => i.type === 'function_call_output').map((i) => i.call_id));
+  const outputs = (input: { type: string; call_id?: string }[]) =>
+    new Set(input.filter((i) => i.type === 'function_call_output').map((i) => i.call_id));
   const refundModel = new ScriptedModel(
     [
       (request) => {
         const done = outputs(request.input as { type: string; call_id?: string }[]);
         if (!done.has('lookup')) return [fc('lookup_order', { orderId: '#42' }, 'lookup')];
-        if (!done.has('refund')) return [msg('The mug arrived damaged; refunding it.'), fc('issue_refund', { orderId: '#42', amountCents: 1299 }, 'refund')];
+        if (!done.has('refund'))
+          return [
+            msg('The mug arrived damaged; refunding it.'),
+            fc('issue_refund', { orderId: '#42', amountCents: 1299 }, 'refund'),
+          ];
         return [msg(JSON.stringify({ orderId: '#42', action: 'refund', amountCents: 1299 }))];
       },
     ],
     { whenExhausted: 'repeat_last' },
   );
-  const refund = new Agent({ name: 'Refund Agent', instructions: 'Handle refunds.', handoffDescription: 'Handles refunds.', tools: [lookupOrder, issueRefund], outputType: Ticket, model: refundModel });
-  const triageModel = new ScriptedModel([() => [msg('Let me get our refunds team.'), fc('transfer_to_refund_agent', {}, 'handoff')]], { whenExhausted: 'repeat_last' });
-  const triage = new Agent({ name: 'Triage Agent', instructions: 'Route the customer.', handoffs: [refund], model: triageModel });
+  const refund = new Agent({
+    name: 'Refund Agent',
+    instructions: 'Handle refunds.',
+    handoffDescription: 'Handles refunds.',
+    tools: [lookupOrder, issueRefund],
+    outputType: Ticket,
+    model: refundModel,
+  });
+  const triageModel = new ScriptedModel(
+    [() => [msg('Let me get our refunds team.'), fc('transfer_to_refund_agent', {}, 'handoff')]],
+    { whenExhausted: 'repeat_last' },
+  );
+  const triage = new Agent({
+    name: 'Triage Agent',
+    instructions: 'Route the customer.',
+    handoffs: [refund],
+    model: triageModel,
+  });
   return { triage };
 }

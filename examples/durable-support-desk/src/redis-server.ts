@@ -20,8 +20,30 @@ export async function startRedis(): Promise<{ port: number; stop(): Promise<void
   const dir = mkdtempSync(join(tmpdir(), 'durable-desk-'));
   const port = await freePort();
   const pidfile = join(dir, 'redis.pid');
-  const res = spawnSync('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--pidfile', pidfile, '--dir', dir], { encoding: 'utf8' });
-  if (res.error || res.status !== 0) throw new Error(`redis-server did not start (install it with \`apt-get install -y redis-server\`): ${res.error?.message ?? res.stderr}`);
+  const res = spawnSync(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      pidfile,
+      '--dir',
+      dir,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (res.error || res.status !== 0)
+    throw new Error(
+      `redis-server did not start (install it with \`apt-get install -y redis-server\`): ${res.error?.message ?? res.stderr}`,
+    );
   let pid = 0;
   for (let i = 0; i < 250 && !pid; i++) {
     try {

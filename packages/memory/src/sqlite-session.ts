@@ -108,7 +108,8 @@ export class SqliteSession implements Session {
   /** The newest `limit` items, oldest first (all when `limit` is undefined; none when `limit <= 0`). */
   async getItems(limit?: number): Promise<Item[]> {
     return this.guard('getItems', () => {
-      const n = limit === undefined ? undefined : Math.floor(limit);
+      const n =
+        limit === undefined || limit === Number.POSITIVE_INFINITY ? undefined : Math.floor(limit);
       if (n !== undefined && !(n > 0)) return [];
       const rows = (
         n === undefined

@@ -123,6 +123,11 @@ export class RedisSession implements Session {
    * closes it. Connects on the first operation.
    */
   static fromUrl(url: string, options: RedisSessionFromUrlOptions): RedisSession {
+    if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol)) {
+      throw new UserError(
+        `RedisSession.fromUrl: "${url}" is not a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379/0).`,
+      );
+    }
     const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
     const { client, lastError } = createOwnedClient(
       url,

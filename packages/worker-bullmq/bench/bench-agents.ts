@@ -18,10 +18,14 @@ export function benchAgents(toolTurns: number) {
     [
       (request) => {
         const done = request.input.filter((i) => i.type === 'function_call_output').length;
-        return done < toolTurns ? [fc('step', { n: done + 1 }, `t${done + 1}`)] : [msg(`finished ${done} steps`)];
+        return done < toolTurns
+          ? [fc('step', { n: done + 1 }, `t${done + 1}`)]
+          : [msg(`finished ${done} steps`)];
       },
     ],
     { whenExhausted: 'repeat_last' },
   );
-  return { bench: new Agent({ name: 'Bench Agent', instructions: 'Do the steps.', tools: [step], model }) };
+  return {
+    bench: new Agent({ name: 'Bench Agent', instructions: 'Do the steps.', tools: [step], model }),
+  };
 }

@@ -12,8 +12,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { createDurableRunner, runKeys } from '../src/index.js';
 import { startRedisServer } from '../src/__tests__/redis-server.js';
+import { createDurableRunner, runKeys } from '../src/index.js';
 import { benchAgents } from './bench-agents.js';
 
 export interface TurnJobsBenchOptions {
@@ -60,9 +60,16 @@ const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('bench worker did not start within 20 s')), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error('bench worker did not start within 20 s')),
+      20_000,
+    );
     proc.stdout!.on('data', (d: Buffer) => {
       if (d.toString().includes('ready')) {
         clearTimeout(timer);
@@ -73,29 +80,50 @@ function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
   });
 }
 
-export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise<TurnJobsBenchResult> {
+export async function benchTurnJobs(
+  options: TurnJobsBenchOptions = {},
+): Promise<TurnJobsBenchResult> {
   const workers = options.workers ?? 4;
   const runs = options.runs ?? 1000;
   const toolTurns = options.toolTurns ?? 3;
   const redis = await startRedisServer();
   const queue = 'bench';
   const procs: ChildProcess[] = [];
-  const runner = createDurableRunner({ connection: redis.connection, agents: benchAgents(toolTurns), queue: { name: queue } });
+  const runner = createDurableRunner({
+    connection: redis.connection,
+    agents: benchAgents(toolTurns),
+    queue: { name: queue },
+  });
   try {
-    const env = { REDIS_PORT: String(redis.port), QUEUE: queue, CONCURRENCY: String(options.concurrency ?? 32), TOOL_TURNS: String(toolTurns), STREAM_DELTAS: options.streamDeltas ? '1' : '0' };
+    const env = {
+      REDIS_PORT: String(redis.port),
+      QUEUE: queue,
+      CONCURRENCY: String(options.concurrency ?? 32),
+      TOOL_TURNS: String(toolTurns),
+      STREAM_DELTAS: options.streamDeltas ? '1' : '0',
+    };
     procs.push(...(await Promise.all(Array.from({ length: workers }, () => spawnWorker(env)))));
     const cpuBefore = procs.reduce((a, p) => a + cpuMs(p.pid!), 0);
     const redisBefore = cpuMs(redis.pid);
     const started = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < runs; i += 100) {
-      ids.push(...(await Promise.all(Array.from({ length: Math.min(100, runs - i) }, (_, j) => runner.start('bench', `task ${i + j}`)))));
+      ids.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(100, runs - i) }, (_, j) =>
+            runner.start('bench', `task ${i + j}`),
+          ),
+        )),
+      );
     }
     const deadline = started + (options.timeoutMs ?? 120_000);
     for (;;) {
       const c = await runner.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
       if (c.waiting + c.active + c.prioritized + c.delayed === 0) break;
-      if (Date.now() > deadline) throw new Error(`benchTurnJobs: not done after ${options.timeoutMs ?? 120_000} ms (${JSON.stringify(c)})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `benchTurnJobs: not done after ${options.timeoutMs ?? 120_000} ms (${JSON.stringify(c)})`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
     const elapsedMs = Date.now() - started;
@@ -111,7 +139,9 @@ export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise
     for (let i = 0; i < replies.length; i += 2) {
       if (replies[i][1] === 'completed') completedRuns++;
       const state = JSON.parse(replies[i + 1][1]);
-      const outputs = state.generatedItems.filter((it: any) => it.type === 'tool_call_output_item').map((it: any) => it.raw_item.call_id);
+      const outputs = state.generatedItems
+        .filter((it: any) => it.type === 'tool_call_output_item')
+        .map((it: any) => it.raw_item.call_id);
       const expected = Array.from({ length: toolTurns }, (_, k) => `t${k + 1}`);
       if (JSON.stringify(outputs) === JSON.stringify(expected)) runsWithEachResultOnce++;
     }
@@ -135,7 +165,15 @@ export async function benchTurnJobs(options: TurnJobsBenchOptions = {}): Promise
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const result = await benchTurnJobs({ runs: Number(process.argv[2] ?? 1000), workers: Number(process.argv[3] ?? 4), concurrency: process.argv[4] ? Number(process.argv[4]) : undefined });
-  console.log(`turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}; CPU per job: workers ${result.workerCpuMsPerJob} ms, redis ${result.redisCpuMsPerJob} ms`);
-  process.exit(result.completedRuns === result.runs && result.runsWithEachResultOnce === result.runs ? 0 : 1);
+  const result = await benchTurnJobs({
+    runs: Number(process.argv[2] ?? 1000),
+    workers: Number(process.argv[3] ?? 4),
+    concurrency: process.argv[4] ? Number(process.argv[4]) : undefined,
+  });
+  console.log(
+    `turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}; CPU per job: workers ${result.workerCpuMsPerJob} ms, redis ${result.redisCpuMsPerJob} ms`,
+  );
+  process.exit(
+    result.completedRuns === result.runs && result.runsWithEachResultOnce === result.runs ? 0 : 1,
+  );
 }

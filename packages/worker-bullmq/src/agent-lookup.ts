@@ -12,7 +12,9 @@ const AS_TOOL_AGENT = Symbol.for('baton.asToolAgent');
 export function registeredAgent(agents: AgentRegistry, name: string): Agent<any, any> {
   const agent = agents[name];
   if (!agent) {
-    throw new UserError(`No agent "${name}" in the durable registry (registered: ${Object.keys(agents).join(', ') || 'none'}). Register the same agents in the runner and every worker.`);
+    throw new UserError(
+      `No agent "${name}" in the durable registry (registered: ${Object.keys(agents).join(', ') || 'none'}). Register the same agents in the runner and every worker.`,
+    );
   }
   return agent;
 }
@@ -42,7 +44,10 @@ export function findAgent(start: Agent<any, any>, name: string): Agent<any, any>
 }
 
 /** The model of `agent` for a run with these options; undefined when it needs a provider that is not given. */
-export async function resolveAgentModel(agent: Agent<any, any>, options: { model?: Model | string; modelProvider?: ModelProvider }): Promise<Model | undefined> {
+export async function resolveAgentModel(
+  agent: Agent<any, any>,
+  options: { model?: Model | string; modelProvider?: ModelProvider },
+): Promise<Model | undefined> {
   const spec = options.model ?? agent.model;
   if (spec && typeof spec === 'object') return spec;
   if (!options.modelProvider) return undefined;

@@ -5,8 +5,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureAgents, sink } from './__tests__/fixtures.js';
-import { startRedisServer, type TestRedis } from './__tests__/redis-server.js';
-import { createDurableRunner, createDurableWorker, type DurableRunEvent, type DurableRunner } from './index.js';
+import { settledJobCounts, startRedisServer, type TestRedis } from './__tests__/redis-server.js';
+import {
+  createDurableRunner,
+  createDurableWorker,
+  type DurableRunEvent,
+  type DurableRunner,
+} from './index.js';
 
 let redis: TestRedis;
 let sinkRedis: Redis;
@@ -22,8 +27,16 @@ afterAll(async () => {
 
 async function fleet(queue: string, policies = {}) {
   const agents = buildFixtureAgents(sinkRedis);
-  const runners = [0, 1].map(() => createDurableRunner({ connection: redis.connection, agents, queue: { name: queue }, policies }));
-  const worker = createDurableWorker({ connection: redis.connection, agents, queue: { name: queue }, policies, concurrency: 8 });
+  const runners = [0, 1].map(() =>
+    createDurableRunner({ connection: redis.connection, agents, queue: { name: queue }, policies }),
+  );
+  const worker = createDurableWorker({
+    connection: redis.connection,
+    agents,
+    queue: { name: queue },
+    policies,
+    concurrency: 8,
+  });
   const close = async () => {
     await worker.close();
     for (const r of runners) await r.close();
@@ -51,11 +64,17 @@ describe('approvals', () => {
       const ids = await pausedRuns(runners[0], 10, 'race');
       const stepsBefore = worker.stats.stepsCommitted;
       for (const id of ids) {
-        const results = await Promise.all([runners[0].approve(id, 'refund-1', { by: 'alice' }), runners[1].approve(id, 'refund-1', { by: 'bob' })]);
+        const results = await Promise.all([
+          runners[0].approve(id, 'refund-1', { by: 'alice' }),
+          runners[1].approve(id, 'refund-1', { by: 'bob' }),
+        ]);
         expect(results.filter((r) => r.resumed)).toHaveLength(1);
         expect(results.filter((r) => r.reason === 'already_decided')).toHaveLength(1);
       }
-      for (const id of ids) expect((await runners[0].waitFor(id, { statuses: ['completed'] })).finalOutput).toMatch(/^Refund step finished: refunded race-/);
+      for (const id of ids)
+        expect((await runners[0].waitFor(id, { statuses: ['completed'] })).finalOutput).toMatch(
+          /^Refund step finished: refunded race-/,
+        );
       for (const id of ids) {
         expect(await sinkRedis.hget(sink.exec, `${id}/refund`)).toBe('1');
         const ev = await events(runners[0], id);
@@ -74,7 +93,10 @@ describe('approvals', () => {
     const { runners, close } = await fleet('approve-reject');
     try {
       const [id] = await pausedRuns(runners[0], 1, 'mixed');
-      const [a, b] = await Promise.all([runners[0].reject(id, 'refund-1', { message: 'Not eligible.', by: 'carol' }), runners[1].approve(id, 'refund-1', { by: 'dave' })]);
+      const [a, b] = await Promise.all([
+        runners[0].reject(id, 'refund-1', { message: 'Not eligible.', by: 'carol' }),
+        runners[1].approve(id, 'refund-1', { by: 'dave' }),
+      ]);
       expect([a.resumed, b.resumed].filter(Boolean)).toHaveLength(1);
       const loser = a.resumed ? b : a;
       expect(loser.reason).toBe('already_decided');
@@ -102,20 +124,43 @@ describe('approvals', () => {
   });
 
   it('approval deadline: undecided calls are rejected by a delayed job; an early approval wins', async () => {
-    const { runners, close } = await fleet('deadline', { approvalTimeoutMs: 400, approvalTimeoutMessage: 'Timed out waiting for a supervisor.' });
+    const { runners, close } = await fleet('deadline', {
+      approvalTimeoutMs: 400,
+      approvalTimeoutMessage: 'Timed out waiting for a supervisor.',
+    });
     try {
       const [late, early] = await pausedRuns(runners[0], 2, 'deadline');
-      expect(await runners[0].queue.getJobCounts('active', 'waiting', 'delayed')).toEqual({ active: 0, waiting: 0, delayed: 2 });
+      expect(
+        await settledJobCounts(() => runners[0].queue.getJobCounts('active', 'waiting', 'delayed')),
+      ).toEqual({
+        active: 0,
+        waiting: 0,
+        delayed: 2,
+      });
       expect((await runners[0].approve(early, 'refund-1')).resumed).toBe(true);
       const timedOut = await runners[0].waitFor(late, { statuses: ['completed'], timeoutMs: 5000 });
-      expect(timedOut.finalOutput).toBe('Refund step finished: Timed out waiting for a supervisor.');
+      expect(timedOut.finalOutput).toBe(
+        'Refund step finished: Timed out waiting for a supervisor.',
+      );
       expect(await sinkRedis.hget(sink.exec, `${late}/refund`)).toBeNull();
       const decided = (await events(runners[0], late)).find((e) => e.type === 'approval_decided');
-      expect(decided).toMatchObject({ approved: false, by: 'policy:approvalTimeout', callId: 'refund-1' });
-      expect((await runners[0].waitFor(early, { statuses: ['completed'] })).finalOutput).toBe('Refund step finished: refunded deadline-1');
+      expect(decided).toMatchObject({
+        approved: false,
+        by: 'policy:approvalTimeout',
+        callId: 'refund-1',
+      });
+      expect((await runners[0].waitFor(early, { statuses: ['completed'] })).finalOutput).toBe(
+        'Refund step finished: refunded deadline-1',
+      );
       await new Promise((r) => setTimeout(r, 600));
       expect(await sinkRedis.hget(sink.exec, `${early}/refund`)).toBe('1');
-      expect(await runners[0].queue.getJobCounts('active', 'waiting', 'delayed')).toEqual({ active: 0, waiting: 0, delayed: 0 });
+      expect(
+        await settledJobCounts(() => runners[0].queue.getJobCounts('active', 'waiting', 'delayed')),
+      ).toEqual({
+        active: 0,
+        waiting: 0,
+        delayed: 0,
+      });
     } finally {
       await close();
     }

@@ -27,9 +27,20 @@ afterAll(async () => {
 
 describe('kill -9 mid-model-stream', () => {
   it('makes at most one extra model call per interrupted stream and the client transcript has no duplicated text', async () => {
-    const runner = createDurableRunner({ connection: redis.connection, agents: buildFixtureAgents(sinkRedis), queue: { name: 'crash-stream' } });
+    const runner = createDurableRunner({
+      connection: redis.connection,
+      agents: buildFixtureAgents(sinkRedis),
+      queue: { name: 'crash-stream' },
+    });
     try {
-      const env = { REDIS_PORT: redis.port, QUEUE: 'crash-stream', CONCURRENCY: 4, LOCK_MS: 2000, STALLED_MS: 1000, DELTA_DELAY_MS: 25 };
+      const env = {
+        REDIS_PORT: redis.port,
+        QUEUE: 'crash-stream',
+        CONCURRENCY: 4,
+        LOCK_MS: 2000,
+        STALLED_MS: 1000,
+        DELTA_DELAY_MS: 25,
+      };
       children = await Promise.all([spawnWorker(env), spawnWorker(env)]);
       const [victim] = children;
       const victimId = await victim.id;
@@ -40,9 +51,13 @@ describe('kill -9 mid-model-stream', () => {
       await waitFor(
         async () => {
           const infos = await Promise.all(runIds.map((id) => runner.get(id)));
-          interrupted = infos.filter((i) => i?.status === 'running' && i.owner === victimId).map((i) => i!.runId);
+          interrupted = infos
+            .filter((i) => i?.status === 'running' && i.owner === victimId)
+            .map((i) => i!.runId);
           if (interrupted.length === 0) return false;
-          const lens = await Promise.all(interrupted.map((id) => sinkRedis.xlen(`{baton:run:${id}}:events`)));
+          const lens = await Promise.all(
+            interrupted.map((id) => sinkRedis.xlen(`{baton:run:${id}}:events`)),
+          );
           return lens.some((n) => n >= 5);
         },
         20_000,
@@ -51,8 +66,12 @@ describe('kill -9 mid-model-stream', () => {
       victim.signal('SIGKILL');
       await victim.exited;
       const infos = await Promise.all(runIds.map((id) => runner.get(id)));
-      interrupted = infos.filter((i) => i?.status === 'running' && i.owner === victimId).map((i) => i!.runId);
-      const finals = await Promise.all(runIds.map((id) => runner.waitFor(id, { timeoutMs: 30_000 })));
+      interrupted = infos
+        .filter((i) => i?.status === 'running' && i.owner === victimId)
+        .map((i) => i!.runId);
+      const finals = await Promise.all(
+        runIds.map((id) => runner.waitFor(id, { timeoutMs: 30_000 })),
+      );
       expect(finals.map((f) => f.status)).toEqual(runIds.map(() => 'completed'));
       const modelCalls = Number(await sinkRedis.get(sink.modelCalls));
       expect(modelCalls).toBeGreaterThan(RUNS);
@@ -70,7 +89,9 @@ describe('kill -9 mid-model-stream', () => {
       }
       expect(resets).toBeGreaterThan(0);
       expect(resets).toBeLessThanOrEqual(interrupted.length);
-      console.info(`[crash-stream] runs=${RUNS} interrupted=${interrupted.length} model calls=${modelCalls} resets=${resets}`);
+      console.info(
+        `[crash-stream] runs=${RUNS} interrupted=${interrupted.length} model calls=${modelCalls} resets=${resets}`,
+      );
     } finally {
       await runner.close();
     }

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, spawnWorker, type WorkerChild } from './__tests__/children.js';
 import { buildFixtureAgents, sink, TOOL_TURNS } from './__tests__/fixtures.js';
 import { startRedisServer, type TestRedis, waitFor } from './__tests__/redis-server.js';
-import { createDurableRunner, type DurableRunInfo, type DurableRunner } from './index.js';
+import { createDurableRunner, type DurableRunInfo, type DurableRunner, runKeys } from './index.js';
 
 const RUNS = Number(process.env.BATON_CRASH_RUNS ?? 40);
 const LOCK_MS = 2000;
@@ -36,12 +36,32 @@ afterAll(async () => {
 });
 
 async function startFleet(queue: string, agentName: string) {
-  runner = createDurableRunner({ connection: redis.connection, agents: buildFixtureAgents(sinkRedis), queue: { name: queue }, lock: { durationMs: LOCK_MS } });
-  const env = { REDIS_PORT: redis.port, QUEUE: queue, CONCURRENCY: 8, LOCK_MS, STALLED_MS, TOOL_DELAY_MS: 150 };
+  runner = createDurableRunner({
+    connection: redis.connection,
+    agents: buildFixtureAgents(sinkRedis),
+    queue: { name: queue },
+    lock: { durationMs: LOCK_MS },
+  });
+  const env = {
+    REDIS_PORT: redis.port,
+    QUEUE: queue,
+    CONCURRENCY: 8,
+    LOCK_MS,
+    STALLED_MS,
+    TOOL_DELAY_MS: 150,
+  };
   children = await Promise.all([spawnWorker(env), spawnWorker(env)]);
   const runIds: string[] = [];
   for (let i = 0; i < RUNS; i++) runIds.push(await runner.start(agentName, `customer-${i}`));
   return { runner, runIds, victim: children[0], survivor: children[1] };
+}
+
+/** True when a tool call of `runId` was started (journaled) and has no result yet. */
+async function toolInFlight(runId: string): Promise<boolean> {
+  const fields = Object.keys(await sinkRedis.hgetall(runKeys(runId).journal));
+  return fields.some(
+    (f) => f.startsWith('started:') && !fields.includes(f.replace(/^started:/, 'tool:')),
+  );
 }
 
 /** Waits until tools are in flight on `victim`, kills it with SIGKILL, returns the runs it held. */
@@ -50,10 +70,16 @@ async function killMidTool(r: DurableRunner, runIds: string[], victim: WorkerChi
   let held: DurableRunInfo[] = [];
   await waitFor(
     async () => {
-      const started = Object.values(await sinkRedis.hgetall(sink.exec)).reduce((a, b) => a + Number(b), 0);
+      const started = Object.values(await sinkRedis.hgetall(sink.exec)).reduce(
+        (a, b) => a + Number(b),
+        0,
+      );
       const infos = await Promise.all(runIds.map((id) => r.get(id)));
-      held = infos.filter((i): i is DurableRunInfo => i?.status === 'running' && i.owner === victimId);
-      return started >= RUNS / 2 && held.length >= 2;
+      held = infos.filter(
+        (i): i is DurableRunInfo => i?.status === 'running' && i.owner === victimId,
+      );
+      if (started < RUNS / 2 || held.length < 2) return false;
+      return (await Promise.all(held.map((h) => toolInFlight(h.runId)))).some(Boolean);
     },
     30_000,
     'tools in flight on the victim worker',
@@ -73,7 +99,9 @@ describe('kill -9 of a worker mid-tool', () => {
     expect(held.length).toBeGreaterThan(0);
     const finals = await Promise.all(runIds.map((id) => r.waitFor(id, { timeoutMs: 60_000 })));
     expect(finals.every((f) => f.status === 'completed')).toBe(true);
-    finals.forEach((f, i) => expect(f.finalOutput).toBe(`apply_credit done ${TOOL_TURNS} times for customer-${i}`));
+    expect(finals.map((f) => f.finalOutput)).toEqual(
+      runIds.map((_, i) => `apply_credit done ${TOOL_TURNS} times for customer-${i}`),
+    );
     const applied = await sinkRedis.hgetall(sink.applied);
     const exec = await sinkRedis.hgetall(sink.exec);
     const keys = await sinkRedis.hgetall(sink.keys);
@@ -89,8 +117,12 @@ describe('kill -9 of a worker mid-tool', () => {
       expect(after.takeoverAt! - killedAt).toBeLessThanOrEqual(LOCK_MS + STALLED_MS + 1000);
     }
     await waitFor(() => (survivor.stats().takeovers ?? 0) >= held.length, 5000, 'survivor stats');
-    const delays = await Promise.all(held.map(async (h) => (await r.get(h.runId))!.takeoverAt! - killedAt));
-    console.info(`[crash-idem] runs=${RUNS} held-by-victim=${held.length} re-executed=${reExecuted} takeover delay ms max=${Math.max(...delays)}`);
+    const delays = await Promise.all(
+      held.map(async (h) => (await r.get(h.runId))!.takeoverAt! - killedAt),
+    );
+    console.info(
+      `[crash-idem] runs=${RUNS} held-by-victim=${held.length} re-executed=${reExecuted} takeover delay ms max=${Math.max(...delays)}`,
+    );
   });
 
   it('unsafe tools: no call runs twice; calls in flight end as in_doubt; reject never runs them, approve runs them once more', async () => {
@@ -110,16 +142,41 @@ describe('kill -9 of a worker mid-tool', () => {
       const n = JSON.parse(p.interruptions[0].arguments).n;
       expect(exec[`${p.runId}/${n}`]).toBe('1'); // it had started exactly once
     }
-    const [toReject, toApprove] = [paused.filter((_, i) => i % 2 === 0), paused.filter((_, i) => i % 2 === 1)];
-    for (const p of toReject) expect((await r.reject(p.runId, p.interruptions[0].call_id, { message: 'Charge in doubt: checked by hand.', by: 'ops' })).resumed).toBe(true);
-    for (const p of toApprove) expect((await r.approve(p.runId, p.interruptions[0].call_id, { by: 'ops' })).resumed).toBe(true);
-    const after = await Promise.all(paused.map((p) => r.waitFor(p.runId, { statuses: ['completed', 'failed'], timeoutMs: 30_000 })));
+    const [toReject, toApprove] = [
+      paused.filter((_, i) => i % 2 === 0),
+      paused.filter((_, i) => i % 2 === 1),
+    ];
+    for (const p of toReject)
+      expect(
+        (
+          await r.reject(p.runId, p.interruptions[0].call_id, {
+            message: 'Charge in doubt: checked by hand.',
+            by: 'ops',
+          })
+        ).resumed,
+      ).toBe(true);
+    for (const p of toApprove)
+      expect((await r.approve(p.runId, p.interruptions[0].call_id, { by: 'ops' })).resumed).toBe(
+        true,
+      );
+    const after = await Promise.all(
+      paused.map((p) =>
+        r.waitFor(p.runId, { statuses: ['completed', 'failed'], timeoutMs: 30_000 }),
+      ),
+    );
     expect(after.map((a) => a.status)).toEqual(paused.map(() => 'completed'));
     const exec2 = await sinkRedis.hgetall(sink.exec);
-    for (const p of toReject) expect(exec2[`${p.runId}/${JSON.parse(p.interruptions[0].arguments).n}`]).toBe('1');
-    for (const p of toApprove) expect(exec2[`${p.runId}/${JSON.parse(p.interruptions[0].arguments).n}`]).toBe('2');
+    for (const p of toReject)
+      expect(exec2[`${p.runId}/${JSON.parse(p.interruptions[0].arguments).n}`]).toBe('1');
+    for (const p of toApprove)
+      expect(exec2[`${p.runId}/${JSON.parse(p.interruptions[0].arguments).n}`]).toBe('2');
+    console.info(
+      `[crash-unsafe] runs=${RUNS} held-by-victim=${held.length} in_doubt=${paused.length} (rejected ${toReject.length}, approved ${toApprove.length})`,
+    );
     const rejectedState = JSON.parse(await r.exportState(toReject[0].runId));
-    const outputs = rejectedState.generatedItems.filter((i: any) => i.type === 'tool_call_output_item').map((i: any) => i.raw_item.output);
+    const outputs = rejectedState.generatedItems
+      .filter((i: any) => i.type === 'tool_call_output_item')
+      .map((i: any) => i.raw_item.output);
     expect(outputs).toContain('Charge in doubt: checked by hand.');
   });
 });

@@ -14,7 +14,11 @@ describe('DeltaCoalescer', () => {
 
   it('flushes at maxChars and after maxDelayMs', async () => {
     const chunks: string[] = [];
-    const c = new DeltaCoalescer({ maxChars: 10, maxDelayMs: 20, flush: async (t) => void chunks.push(t) });
+    const c = new DeltaCoalescer({
+      maxChars: 10,
+      maxDelayMs: 20,
+      flush: async (t) => void chunks.push(t),
+    });
     c.push('0123456789abc');
     c.push('de');
     await new Promise((r) => setTimeout(r, 60));

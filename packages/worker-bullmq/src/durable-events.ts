@@ -33,7 +33,14 @@ export type DurableRunEventData =
   | { type: 'attempt_reset'; turn: number }
   | { type: 'run_item'; name: RunItemEventName; item: SerializedRunItem }
   | { type: 'interruption'; interruptions: SerializedApprovalItem[] }
-  | { type: 'approval_decided'; callId: string; approved: boolean; message?: string; by?: string; at: number }
+  | {
+      type: 'approval_decided';
+      callId: string;
+      approved: boolean;
+      message?: string;
+      by?: string;
+      at: number;
+    }
   | { type: 'resumed' }
   | { type: 'final_output'; output: unknown }
   | { type: 'failed'; error: { kind: string; message: string } }
@@ -43,7 +50,11 @@ export type DurableRunEventData =
 export type DurableRunEvent = DurableRunEventData & { id: string };
 
 /** Event types after which a run emits nothing more. */
-export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['final_output', 'failed', 'cancelled']);
+export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'final_output',
+  'failed',
+  'cancelled',
+]);
 
 const ITEM_EVENT_NAMES: Record<string, RunItemEventName> = {
   message_output_item: 'message_output_created',

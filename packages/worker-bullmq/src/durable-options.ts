@@ -54,16 +54,24 @@ export interface DurableBaseOptions {
 }
 
 /** Run options a worker passes to every step (`durability`, `signal`, `context`, `session` and `stream` are the driver's). */
-export type StepRunOptions = Omit<NonStreamRunOptions, 'durability' | 'signal' | 'context' | 'session' | 'stream' | 'maxTurns'>;
+export type StepRunOptions = Omit<
+  NonStreamRunOptions,
+  'durability' | 'signal' | 'context' | 'session' | 'stream' | 'maxTurns'
+>;
 
 export const DEFAULT_QUEUE_NAME = 'baton-turns';
 export const DEFAULT_FINISHED_TTL_SECONDS = 7 * 24 * 3600;
-export const DEFAULT_APPROVAL_TIMEOUT_MESSAGE = 'No decision was made before the approval deadline; the call was rejected automatically and not executed.';
+export const DEFAULT_APPROVAL_TIMEOUT_MESSAGE =
+  'No decision was made before the approval deadline; the call was rejected automatically and not executed.';
 
 /** Resolved queue settings. */
 export function queueSettings(options: DurableBaseOptions) {
   const q = options.queue ?? {};
-  return { name: q.name ?? DEFAULT_QUEUE_NAME, prefix: q.prefix, runPrefix: q.runPrefix ?? 'baton' };
+  return {
+    name: q.name ?? DEFAULT_QUEUE_NAME,
+    prefix: q.prefix,
+    runPrefix: q.runPrefix ?? 'baton',
+  };
 }
 
 /** BullMQ options of a turn job. */

@@ -3,14 +3,32 @@
  * export/import of `RunState`, resumable streams, cancel, back-pressure, trace context,
  * sessions and failures.
  */
-import { Agent, BatonError, MemorySession, ModelBehaviorError, run, RunState, tool, UserError } from '@baton/kernel';
+import {
+  Agent,
+  BatonError,
+  MemorySession,
+  ModelBehaviorError,
+  RunState,
+  run,
+  tool,
+  UserError,
+} from '@baton/kernel';
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildFixtureAgents, writerText } from './__tests__/fixtures.js';
 import { startRedisServer, type TestRedis } from './__tests__/redis-server.js';
-import { type AgentRegistry, BackpressureError, createDurableRunner, createDurableWorker, type DurableRunEvent, type DurableRunnerOptions, runKeys, transcriptFromEvents } from './index.js';
+import {
+  type AgentRegistry,
+  BackpressureError,
+  createDurableRunner,
+  createDurableWorker,
+  type DurableRunEvent,
+  type DurableRunnerOptions,
+  runKeys,
+  transcriptFromEvents,
+} from './index.js';
 
 let redis: TestRedis;
 let sinkRedis: Redis;
@@ -23,9 +41,29 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-async function withFleet<T>(queue: string, agents: AgentRegistry, fn: (f: { runner: ReturnType<typeof createDurableRunner>; worker: ReturnType<typeof createDurableWorker> }) => Promise<T>, extra: Partial<DurableRunnerOptions> = {}): Promise<T> {
-  const runner = createDurableRunner({ connection: redis.connection, agents, queue: { name: queue }, ...extra });
-  const worker = createDurableWorker({ connection: redis.connection, agents, queue: { name: queue }, concurrency: 4, session: extra.session, coalescing: { maxDelayMs: 40 } });
+async function withFleet<T>(
+  queue: string,
+  agents: AgentRegistry,
+  fn: (f: {
+    runner: ReturnType<typeof createDurableRunner>;
+    worker: ReturnType<typeof createDurableWorker>;
+  }) => Promise<T>,
+  extra: Partial<DurableRunnerOptions> = {},
+): Promise<T> {
+  const runner = createDurableRunner({
+    connection: redis.connection,
+    agents,
+    queue: { name: queue },
+    ...extra,
+  });
+  const worker = createDurableWorker({
+    connection: redis.connection,
+    agents,
+    queue: { name: queue },
+    concurrency: 4,
+    session: extra.session,
+    coalescing: { maxDelayMs: 40 },
+  });
   try {
     return await fn({ runner, worker });
   } finally {
@@ -34,7 +72,10 @@ async function withFleet<T>(queue: string, agents: AgentRegistry, fn: (f: { runn
   }
 }
 
-async function collect(stream: AsyncIterable<DurableRunEvent>, limit = Number.POSITIVE_INFINITY): Promise<DurableRunEvent[]> {
+async function collect(
+  stream: AsyncIterable<DurableRunEvent>,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<DurableRunEvent[]> {
   const out: DurableRunEvent[] = [];
   for await (const e of stream) {
     out.push(e);
@@ -45,12 +86,47 @@ async function collect(stream: AsyncIterable<DurableRunEvent>, limit = Number.PO
 
 /** Triage hands off to a refund agent that looks up the order and answers with a structured ticket. */
 function supportDesk(): AgentRegistry {
-  const Ticket = z.object({ orderId: z.string(), action: z.enum(['refund', 'deny']), amountCents: z.number().int() });
-  const lookup = tool({ name: 'lookup_order', description: 'Look up an order', parameters: z.object({ orderId: z.string() }), effect: 'pure', execute: ({ orderId }) => ({ orderId, priceCents: 1299, status: 'delivered damaged' }) });
-  const refundModel = new ScriptedModel([(req) => (req.input.some((i) => i.type === 'function_call_output' && i.call_id === 'c1') ? [msg(JSON.stringify({ orderId: '#42', action: 'refund', amountCents: 1299 }))] : [fc('lookup_order', { orderId: '#42' }, 'c1')])], { whenExhausted: 'repeat_last' });
-  const refund = new Agent({ name: 'Refund Agent', instructions: 'Handle refunds.', handoffDescription: 'Refunds.', tools: [lookup], outputType: Ticket, model: refundModel });
-  const triageModel = new ScriptedModel([() => [msg('Routing you to refunds.'), fc('transfer_to_refund_agent', {}, 'h1')]], { whenExhausted: 'repeat_last' });
-  return { triage: new Agent({ name: 'Triage Agent', instructions: 'Route the customer.', handoffs: [refund], model: triageModel }) };
+  const Ticket = z.object({
+    orderId: z.string(),
+    action: z.enum(['refund', 'deny']),
+    amountCents: z.number().int(),
+  });
+  const lookup = tool({
+    name: 'lookup_order',
+    description: 'Look up an order',
+    parameters: z.object({ orderId: z.string() }),
+    effect: 'pure',
+    execute: ({ orderId }) => ({ orderId, priceCents: 1299, status: 'delivered damaged' }),
+  });
+  const refundModel = new ScriptedModel(
+    [
+      (req) =>
+        req.input.some((i) => i.type === 'function_call_output' && i.call_id === 'c1')
+          ? [msg(JSON.stringify({ orderId: '#42', action: 'refund', amountCents: 1299 }))]
+          : [fc('lookup_order', { orderId: '#42' }, 'c1')],
+    ],
+    { whenExhausted: 'repeat_last' },
+  );
+  const refund = new Agent({
+    name: 'Refund Agent',
+    instructions: 'Handle refunds.',
+    handoffDescription: 'Refunds.',
+    tools: [lookup],
+    outputType: Ticket,
+    model: refundModel,
+  });
+  const triageModel = new ScriptedModel(
+    [() => [msg('Routing you to refunds.'), fc('transfer_to_refund_agent', {}, 'h1')]],
+    { whenExhausted: 'repeat_last' },
+  );
+  return {
+    triage: new Agent({
+      name: 'Triage Agent',
+      instructions: 'Route the customer.',
+      handoffs: [refund],
+      model: triageModel,
+    }),
+  };
 }
 
 function normalized(json: Record<string, any>) {
@@ -94,9 +170,14 @@ describe('durable runner', () => {
       const info = (await runner.get(imported))!;
       expect(info.status).toBe('paused');
       expect(info.interruptions.map((i) => i.call_id)).toEqual(['refund-1']);
-      expect(await runner.queue.getJobCounts('waiting', 'active')).toEqual({ waiting: 0, active: 0 });
+      expect(await runner.queue.getJobCounts('waiting', 'active')).toEqual({
+        waiting: 0,
+        active: 0,
+      });
       await runner.approve(imported, 'refund-1');
-      expect((await runner.waitFor(imported, { statuses: ['completed'] })).finalOutput).toBe('Refund step finished: refunded imp-1');
+      expect((await runner.waitFor(imported, { statuses: ['completed'] })).finalOutput).toBe(
+        'Refund step finished: refunded imp-1',
+      );
       await expect(runner.importState(local.state.toString())).rejects.toThrow(/already exists/);
       await expect(runner.importState('{"schemaVersion"')).rejects.toThrow(UserError);
     });
@@ -144,14 +225,22 @@ describe('durable runner', () => {
 
   it('back-pressure: start refuses past queue.maxDepth with a BackpressureError', async () => {
     const agents = buildFixtureAgents(sinkRedis);
-    const runner = createDurableRunner({ connection: redis.connection, agents, queue: { name: 'backpressure', maxDepth: 3 } });
+    const runner = createDurableRunner({
+      connection: redis.connection,
+      agents,
+      queue: { name: 'backpressure', maxDepth: 3 },
+    });
     try {
       for (let i = 0; i < 3; i++) await runner.start('credits', `bp-${i}`);
       const error = await runner.start('credits', 'bp-3').catch((e) => e);
       expect(error).toBeInstanceOf(BackpressureError);
       expect(BatonError.isInstance(error)).toBe(true);
       expect([error.depth, error.maxDepth]).toEqual([3, 3]);
-      const worker = createDurableWorker({ connection: redis.connection, agents: buildFixtureAgents(sinkRedis, { toolDelayMs: 1 }), queue: { name: 'backpressure' } });
+      const worker = createDurableWorker({
+        connection: redis.connection,
+        agents: buildFixtureAgents(sinkRedis, { toolDelayMs: 1 }),
+        queue: { name: 'backpressure' },
+      });
       try {
         await new Promise((r) => setTimeout(r, 300));
         const id = await runner.start('credits', 'bp-4');
@@ -168,18 +257,27 @@ describe('durable runner', () => {
     const agents = buildFixtureAgents(sinkRedis, { toolDelayMs: 1 });
     await withFleet('trace', agents, async ({ runner }) => {
       const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-      const runId = await runner.start('credits', 'tp', { traceparent, workflowName: 'credits flow' });
+      const runId = await runner.start('credits', 'tp', {
+        traceparent,
+        workflowName: 'credits flow',
+      });
       const done = await runner.waitFor(runId);
       expect(done.traceparent).toBe(traceparent);
-      expect(JSON.parse(await runner.exportState(runId)).trace).toMatchObject({ traceId: 'trace_4bf92f3577b34da6a3ce929d0e0e4736', workflowName: 'credits flow' });
-      await expect(runner.start('credits', 'x', { traceparent: 'nope' })).rejects.toThrow(/Invalid traceparent/);
+      expect(JSON.parse(await runner.exportState(runId)).trace).toMatchObject({
+        traceId: 'trace_4bf92f3577b34da6a3ce929d0e0e4736',
+        workflowName: 'credits flow',
+      });
+      await expect(runner.start('credits', 'x', { traceparent: 'nope' })).rejects.toThrow(
+        /Invalid traceparent/,
+      );
       await expect(runner.start('nobody', 'x')).rejects.toThrow(/No agent "nobody"/);
     });
   });
 
   it('sessions: history is read at start and each step is appended once', async () => {
     const sessions = new Map<string, MemorySession>();
-    const session = (id: string) => sessions.get(id) ?? sessions.set(id, new MemorySession({ sessionId: id })).get(id)!;
+    const session = (id: string) =>
+      sessions.get(id) ?? sessions.set(id, new MemorySession({ sessionId: id })).get(id)!;
     const agents = buildFixtureAgents(sinkRedis, { toolDelayMs: 1 });
     await withFleet(
       'session',
@@ -192,11 +290,16 @@ describe('durable runner', () => {
         expect(items[0]).toEqual({ type: 'message', role: 'user', content: 'first' });
         const second = await runner.start('credits', 'second', { sessionId: 's1' });
         // The model sees the three tool outputs of the history, so it answers at once.
-        expect((await runner.waitFor(second)).finalOutput).toBe('apply_credit done 3 times for second');
+        expect((await runner.waitFor(second)).finalOutput).toBe(
+          'apply_credit done 3 times for second',
+        );
         expect(JSON.parse(await runner.exportState(second)).originalInput).toHaveLength(9);
         const after = await session('s1').getItems();
         expect(after).toHaveLength(10);
-        expect(after.slice(8)).toEqual([{ type: 'message', role: 'user', content: 'second' }, expect.objectContaining({ type: 'message', role: 'assistant' })]);
+        expect(after.slice(8)).toEqual([
+          { type: 'message', role: 'user', content: 'second' },
+          expect.objectContaining({ type: 'message', role: 'assistant' }),
+        ]);
         expect(await sinkRedis.hlen(runKeys(second).outbox)).toBe(0);
       },
       { session },
@@ -204,12 +307,18 @@ describe('durable runner', () => {
   });
 
   it('a non-retryable failure fails the run with its error kind', async () => {
-    const broken = new Agent({ name: 'Broken', model: new ScriptedModel([{ error: new ModelBehaviorError('The model produced garbage.') }]) });
+    const broken = new Agent({
+      name: 'Broken',
+      model: new ScriptedModel([{ error: new ModelBehaviorError('The model produced garbage.') }]),
+    });
     await withFleet('failure', { broken }, async ({ runner }) => {
       const runId = await runner.start('broken', 'hi');
       const done = await runner.waitFor(runId);
       expect(done.status).toBe('failed');
-      expect(done.error).toEqual({ kind: 'ModelBehaviorError', message: 'The model produced garbage.' });
+      expect(done.error).toEqual({
+        kind: 'ModelBehaviorError',
+        message: 'The model produced garbage.',
+      });
       expect((await collect(runner.stream(runId))).at(-1)).toMatchObject({ type: 'failed' });
     });
   });

@@ -7,15 +7,25 @@ import { type AgentInput, RunState, UserError } from '@baton/kernel';
 import { Queue } from 'bullmq';
 import { registeredAgent } from './agent-lookup.js';
 import type { DurableRunEvent } from './durable-events.js';
-import { type DurableBaseOptions, DEFAULT_FINISHED_TTL_SECONDS, queueSettings } from './durable-options.js';
+import {
+  DEFAULT_FINISHED_TTL_SECONDS,
+  type DurableBaseOptions,
+  queueSettings,
+} from './durable-options.js';
 import { BackpressureError, DurableRunTimeoutError } from './errors.js';
 import { readRunEvents, type StreamOptions } from './event-stream.js';
 import { applyDecisions, ensureScheduled } from './process-turn-job.js';
 import { bullConnection, closeRedisClient, createRedisClient } from './redis-clients.js';
-import { type ImportOptions, type NewRun, newRunFromInput, newRunFromState, type StartOptions } from './run-creation.js';
+import {
+  type ImportOptions,
+  type NewRun,
+  newRunFromInput,
+  newRunFromState,
+  type StartOptions,
+} from './run-creation.js';
 import { type DurableRunInfo, toRunInfo } from './run-info.js';
 import { deadlineJobId } from './run-keys.js';
-import { RunStore, type RunStatus, type StoredDecision } from './run-store.js';
+import { type RunStatus, RunStore, type StoredDecision } from './run-store.js';
 import { bullStepQueue } from './step-queue.js';
 
 /** Options of `createDurableRunner`. */
@@ -49,13 +59,20 @@ export interface DurableRunner {
   /** Approves paused call `callId` (an approval or an `in_doubt` call: approving re-runs it). @throws UserError for an unknown run or call. */
   approve(runId: string, callId: string, options?: { by?: string }): Promise<DecisionResult>;
   /** Rejects paused call `callId`; the model sees `message` (or the kernel's default text). @throws UserError for an unknown run or call. */
-  reject(runId: string, callId: string, options?: { message?: string; by?: string }): Promise<DecisionResult>;
+  reject(
+    runId: string,
+    callId: string,
+    options?: { message?: string; by?: string },
+  ): Promise<DecisionResult>;
   /** Cancels a run that has not finished (a worker in the middle of its step is fenced out). True when this call cancelled it. */
   cancel(runId: string, options?: { by?: string }): Promise<boolean>;
   /** The run's status, or undefined when it does not exist (or expired). */
   get(runId: string): Promise<DurableRunInfo | undefined>;
   /** Waits (polling every 25 ms) until the run has one of `statuses` (default: paused or finished). @throws DurableRunTimeoutError */
-  waitFor(runId: string, options?: { statuses?: RunStatus[]; timeoutMs?: number }): Promise<DurableRunInfo>;
+  waitFor(
+    runId: string,
+    options?: { statuses?: RunStatus[]; timeoutMs?: number },
+  ): Promise<DurableRunInfo>;
   /** The run's events after `lastEventId`, in order, each once; ends after the final event. */
   stream(runId: string, options?: StreamOptions): AsyncIterable<DurableRunEvent>;
   /** The run's `RunState` JSON (with pending decisions applied), resumable by `run()` in process. @throws UserError for an unknown run. */
@@ -75,7 +92,10 @@ export function createDurableRunner(options: DurableRunnerOptions): DurableRunne
   const policies = options.policies ?? {};
   const client = createRedisClient(options.connection);
   const store = new RunStore(client, settings.runPrefix);
-  const queue = new Queue(settings.name, { connection: bullConnection(options.connection), prefix: settings.prefix });
+  const queue = new Queue(settings.name, {
+    connection: bullConnection(options.connection),
+    prefix: settings.prefix,
+  });
   queue.on('error', () => {});
   const steps = bullStepQueue(queue, policies);
   const ttl = policies.finishedRunTtlSeconds ?? DEFAULT_FINISHED_TTL_SECONDS;
@@ -88,19 +108,34 @@ export function createDurableRunner(options: DurableRunnerOptions): DurableRunne
     })());
 
   const create = async (run: NewRun) => {
-    const created = await store.create(run.runId, { stateJson: run.stateJson, meta: run.meta, events: run.events, outboxJson: run.outboxJson, pending: run.pending });
-    if (!created) throw new UserError(`A durable run with id "${run.runId}" already exists; pass another runId (or cancel that run and wait for it to expire).`);
+    const created = await store.create(run.runId, {
+      stateJson: run.stateJson,
+      meta: run.meta,
+      events: run.events,
+      outboxJson: run.outboxJson,
+      pending: run.pending,
+    });
+    if (!created)
+      throw new UserError(
+        `A durable run with id "${run.runId}" already exists; pass another runId (or cancel that run and wait for it to expire).`,
+      );
     if (run.firstJobId) await steps.enqueue(run.firstJobId, { runId: run.runId, step: 1 });
     return run.runId;
   };
 
-  const decide = async (runId: string, callId: string, decision: StoredDecision): Promise<DecisionResult> => {
+  const decide = async (
+    runId: string,
+    callId: string,
+    decision: StoredDecision,
+  ): Promise<DecisionResult> => {
     const r = await store.decide(runId, callId, decision, Date.now());
     switch (r.kind) {
       case 'missing':
         throw new UserError(`No durable run "${runId}" (it may have finished and expired).`);
       case 'unknown_call':
-        throw new UserError(`Run "${runId}" does not wait on call "${callId}" (it waits on: ${r.pending.join(', ') || 'nothing'}). Use a call_id from get(runId).interruptions.`);
+        throw new UserError(
+          `Run "${runId}" does not wait on call "${callId}" (it waits on: ${r.pending.join(', ') || 'nothing'}). Use a call_id from get(runId).interruptions.`,
+        );
       case 'resume':
         await steps.enqueue(r.jobId, { runId, step: r.step });
         await queue.remove(deadlineJobId(runId, r.step)).catch(() => 0);
@@ -118,7 +153,9 @@ export function createDurableRunner(options: DurableRunnerOptions): DurableRunne
 
   const get = async (runId: string) => {
     const meta = await store.meta(runId);
-    return meta ? toRunInfo(runId, meta, options.lock?.durationMs ?? 30_000, Date.now()) : undefined;
+    return meta
+      ? toRunInfo(runId, meta, options.lock?.durationMs ?? 30_000, Date.now())
+      : undefined;
   };
 
   return {
@@ -131,10 +168,14 @@ export function createDurableRunner(options: DurableRunnerOptions): DurableRunne
         const depth = (counts.waiting ?? 0) + (counts.prioritized ?? 0);
         if (depth >= maxDepth) throw new BackpressureError({ depth, maxDepth, retryAfterMs: 1000 });
       }
-      return create(await newRunFromInput(options.agents, agentName, input, startOptions, options.session));
+      return create(
+        await newRunFromInput(options.agents, agentName, input, startOptions, options.session),
+      );
     },
-    approve: (runId, callId, o = {}) => decide(runId, callId, { approved: true, by: o.by, at: Date.now() }),
-    reject: (runId, callId, o = {}) => decide(runId, callId, { approved: false, message: o.message, by: o.by, at: Date.now() }),
+    approve: (runId, callId, o = {}) =>
+      decide(runId, callId, { approved: true, by: o.by, at: Date.now() }),
+    reject: (runId, callId, o = {}) =>
+      decide(runId, callId, { approved: false, message: o.message, by: o.by, at: Date.now() }),
     async cancel(runId, o = {}) {
       const r = await store.cancel(runId, { type: 'cancelled', by: o.by }, Date.now(), ttl);
       if (r.jobId) await queue.remove(r.jobId).catch(() => 0);
@@ -148,15 +189,23 @@ export function createDurableRunner(options: DurableRunnerOptions): DurableRunne
       for (;;) {
         const info = await get(runId);
         if (info && statuses.includes(info.status)) return info;
-        if (Date.now() >= deadline) throw new DurableRunTimeoutError(runId, timeoutMs, statuses, info?.status);
+        if (Date.now() >= deadline)
+          throw new DurableRunTimeoutError(runId, timeoutMs, statuses, info?.status);
         await new Promise((r) => setTimeout(r, 25));
       }
     },
-    stream: (runId, o) => readRunEvents(createRedisClient(options.connection), store.keys(runId), o),
+    stream: (runId, o) =>
+      readRunEvents(() => createRedisClient(options.connection), store.keys(runId), o),
     async exportState(runId) {
       const [json, meta] = await Promise.all([store.state(runId), store.meta(runId)]);
-      if (!json || !meta) throw new UserError(`No durable run "${runId}" to export (it may have finished and expired).`);
-      const state = await RunState.fromString(registeredAgent(options.agents, meta.agentName), json);
+      if (!json || !meta)
+        throw new UserError(
+          `No durable run "${runId}" to export (it may have finished and expired).`,
+        );
+      const state = await RunState.fromString(
+        registeredAgent(options.agents, meta.agentName),
+        json,
+      );
       applyDecisions(state, await store.decisions(runId));
       return state.toString();
     },

@@ -7,7 +7,12 @@ import { Queue, Worker } from 'bullmq';
 import type { DurableBaseOptions, StepRunOptions } from './durable-options.js';
 import { queueSettings } from './durable-options.js';
 import type { DeltaStreamingOptions } from './model-streaming.js';
-import { processTurnJob, type StepContext, type TurnJobData, type WorkerStats } from './process-turn-job.js';
+import {
+  processTurnJob,
+  type StepContext,
+  type TurnJobData,
+  type WorkerStats,
+} from './process-turn-job.js';
 import { bullConnection, closeRedisClient, createRedisClient } from './redis-clients.js';
 import { RunStore } from './run-store.js';
 import { bullStepQueue } from './step-queue.js';
@@ -56,10 +61,22 @@ export function createDurableWorker(options: DurableWorkerOptions): DurableWorke
   const settings = queueSettings(options);
   const client = createRedisClient(options.connection);
   const store = new RunStore(client, settings.runPrefix);
-  const queue = new Queue(settings.name, { connection: bullConnection(options.connection), prefix: settings.prefix });
+  const queue = new Queue(settings.name, {
+    connection: bullConnection(options.connection),
+    prefix: settings.prefix,
+  });
   queue.on('error', (e) => options.onError?.(e));
   const id = `${new RunContext(undefined).runId.replace(/^run_/, 'worker_')}_${process.pid}`;
-  const stats: WorkerStats = { stepsCommitted: 0, takeovers: 0, fencedSteps: 0, rateLimited: 0, retried: 0, failedRuns: 0, staleJobs: 0, modelCallsStreamed: 0 };
+  const stats: WorkerStats = {
+    stepsCommitted: 0,
+    takeovers: 0,
+    fencedSteps: 0,
+    rateLimited: 0,
+    retried: 0,
+    failedRuns: 0,
+    staleJobs: 0,
+    modelCallsStreamed: 0,
+  };
   const ctx: StepContext = {
     store,
     queue: bullStepQueue(queue, options.policies),
@@ -74,7 +91,13 @@ export function createDurableWorker(options: DurableWorkerOptions): DurableWorke
   };
   const worker = new Worker<TurnJobData, string>(
     settings.name,
-    async (job, _token, signal) => processTurnJob(ctx, job.data, { attemptsMade: job.attemptsMade, attempts: job.opts.attempts ?? 1 }, signal),
+    async (job, _token, signal) =>
+      processTurnJob(
+        ctx,
+        job.data,
+        { attemptsMade: job.attemptsMade, attempts: job.opts.attempts ?? 1 },
+        signal,
+      ),
     {
       connection: bullConnection(options.connection),
       prefix: settings.prefix,
@@ -82,7 +105,9 @@ export function createDurableWorker(options: DurableWorkerOptions): DurableWorke
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: options.maxStalledCount ?? 10,
-      limiter: options.limiter ? { max: options.limiter.max, duration: options.limiter.durationMs } : undefined,
+      limiter: options.limiter
+        ? { max: options.limiter.max, duration: options.limiter.durationMs }
+        : undefined,
     },
   );
   worker.on('error', (e) => options.onError?.(e));

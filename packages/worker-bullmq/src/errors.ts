@@ -34,7 +34,9 @@ export class FencedWriteError extends BatonError {
   readonly runId: string;
   readonly epoch: number;
   constructor(runId: string, epoch: number) {
-    super(`Run ${runId}: epoch ${epoch} is no longer the run's owner; this worker's turn was taken over or cancelled, so its writes are refused.`);
+    super(
+      `Run ${runId}: epoch ${epoch} is no longer the run's owner; this worker's turn was taken over or cancelled, so its writes are refused.`,
+    );
     this.runId = runId;
     this.epoch = epoch;
   }
@@ -45,8 +47,15 @@ export class DurableRunTimeoutError extends BatonError {
   readonly runId: string;
   /** The run's status when waiting stopped (`undefined` when the run does not exist). */
   readonly status?: string;
-  constructor(runId: string, timeoutMs: number, awaited: readonly string[], status: string | undefined) {
-    super(`Run ${runId} did not reach ${awaited.join('/')} within ${timeoutMs} ms (status: ${status ?? 'missing'}). Check that workers are running for its queue, or wait longer.`);
+  constructor(
+    runId: string,
+    timeoutMs: number,
+    awaited: readonly string[],
+    status: string | undefined,
+  ) {
+    super(
+      `Run ${runId} did not reach ${awaited.join('/')} within ${timeoutMs} ms (status: ${status ?? 'missing'}). Check that workers are running for its queue, or wait longer.`,
+    );
     this.runId = runId;
     this.status = status;
   }

@@ -30,13 +30,19 @@ function parseEntry(id: string, fields: string[]): DurableRunEvent {
 }
 
 /**
- * Iterates the events of the run whose keys are `keys`, on `client` (a dedicated connection the
- * iterator closes when it ends).
+ * Iterates the events of the run whose keys are `keys` on a dedicated connection from
+ * `connect`, opened when iteration starts and closed when it ends.
  */
-export async function* readRunEvents(client: Redis, keys: RunKeys, options: StreamOptions = {}): AsyncGenerator<DurableRunEvent, void> {
+export async function* readRunEvents(
+  connect: () => Redis,
+  keys: RunKeys,
+  options: StreamOptions = {},
+): AsyncGenerator<DurableRunEvent, void> {
+  const client = connect();
   let last = options.lastEventId ?? '0-0';
   const blockMs = options.blockMs ?? 2000;
-  const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
+  const deadline =
+    options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
   const onAbort = () => client.disconnect();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -44,7 +50,15 @@ export async function* readRunEvents(client: Redis, keys: RunKeys, options: Stre
       const wait = Math.max(1, Math.min(blockMs, deadline - Date.now()));
       let reply: [string, [string, string[]][]][] | null;
       try {
-        reply = (await client.xread('COUNT', 200, 'BLOCK', wait, 'STREAMS', keys.events, last)) as any;
+        reply = (await client.xread(
+          'COUNT',
+          200,
+          'BLOCK',
+          wait,
+          'STREAMS',
+          keys.events,
+          last,
+        )) as any;
       } catch (error) {
         if (options.signal?.aborted) return;
         throw error;
@@ -59,7 +73,11 @@ export async function* readRunEvents(client: Redis, keys: RunKeys, options: Stre
       }
       if (entries.length === 0) {
         const status = await client.hget(keys.meta, 'status');
-        if (status === null || FINISHED.has(status) || (options.untilPaused && status === 'paused')) {
+        if (
+          status === null ||
+          FINISHED.has(status) ||
+          (options.untilPaused && status === 'paused')
+        ) {
           // The last events may have landed between the read and this check: drain them.
           const rest = (await client.xrange(keys.events, `(${last}`, '+')) as [string, string[]][];
           for (const [id, fields] of rest) yield parseEntry(id, fields);

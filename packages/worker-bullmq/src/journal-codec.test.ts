@@ -1,6 +1,12 @@
 import { ToolInputError, ToolTimeoutError } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
-import { decodeToolOutcome, encodeToolError, encodeToolValue, entryEpoch, replayedToolError } from './journal-codec.js';
+import {
+  decodeToolOutcome,
+  encodeToolError,
+  encodeToolValue,
+  entryEpoch,
+  replayedToolError,
+} from './journal-codec.js';
 
 describe('journal codec', () => {
   it('round-trips tool values, undefined included, and stamps the epoch', () => {
@@ -12,7 +18,9 @@ describe('journal codec', () => {
   });
 
   it('replays a ToolInputError as the kernel class so the model sees the same message', () => {
-    const outcome = decodeToolOutcome(encodeToolError(new ToolInputError('orderId must start with #'), 3));
+    const outcome = decodeToolOutcome(
+      encodeToolError(new ToolInputError('orderId must start with #'), 3),
+    );
     if (!('error' in outcome)) throw new Error('expected an error outcome');
     const replay = replayedToolError(outcome.error);
     expect(ToolInputError.isInstance(replay)).toBe(true);

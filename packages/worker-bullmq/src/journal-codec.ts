@@ -6,7 +6,17 @@
 import { ToolInputError, ToolTimeoutError } from '@baton/kernel';
 
 /** A journaled tool outcome. */
-export type ToolOutcome = { value: unknown } | { error: { kind: string; message: string; toolName?: string; callId?: string; timeoutMs?: number } };
+export type ToolOutcome =
+  | { value: unknown }
+  | {
+      error: {
+        kind: string;
+        message: string;
+        toolName?: string;
+        callId?: string;
+        timeoutMs?: number;
+      };
+    };
 
 /** Encodes a tool's return value; `undefined` survives the round trip. */
 export function encodeToolValue(value: unknown, epoch: number): string {
@@ -15,8 +25,16 @@ export function encodeToolValue(value: unknown, epoch: number): string {
 
 /** Encodes a tool failure (kind and message; the stack is not kept). */
 export function encodeToolError(error: unknown, epoch: number): string {
-  const e = error as { kind?: unknown; name?: unknown; message?: unknown; toolName?: unknown; callId?: unknown; timeoutMs?: unknown };
-  const kind = typeof e?.kind === 'string' ? e.kind : typeof e?.name === 'string' ? e.name : 'Error';
+  const e = error as {
+    kind?: unknown;
+    name?: unknown;
+    message?: unknown;
+    toolName?: unknown;
+    callId?: unknown;
+    timeoutMs?: unknown;
+  };
+  const kind =
+    typeof e?.kind === 'string' ? e.kind : typeof e?.name === 'string' ? e.name : 'Error';
   const message = typeof e?.message === 'string' ? e.message : String(error);
   const extra: Record<string, unknown> = {};
   if (typeof e?.toolName === 'string') extra.toolName = e.toolName;
@@ -39,7 +57,12 @@ export function decodeToolOutcome(raw: string): ToolOutcome {
  */
 export function replayedToolError(error: Extract<ToolOutcome, { error: unknown }>['error']): Error {
   if (error.kind === 'ToolInputError') return new ToolInputError(error.message);
-  if (error.kind === 'ToolTimeoutError' && error.toolName && error.callId && error.timeoutMs !== undefined) {
+  if (
+    error.kind === 'ToolTimeoutError' &&
+    error.toolName &&
+    error.callId &&
+    error.timeoutMs !== undefined
+  ) {
     return new ToolTimeoutError(error.toolName, error.callId, error.timeoutMs);
   }
   const replay = new Error(error.message);

@@ -5,9 +5,20 @@
  * the same idempotency key when the tool is `pure`/`idempotent`; an `unsafe` one raises
  * `ToolCallInDoubtError`, which pauses the run with an `in_doubt` interruption.
  */
-import { type DurabilityHooks, type ModelRequest, type ModelResponse, ToolCallInDoubtError, toToolOutput } from '@baton/kernel';
+import {
+  type DurabilityHooks,
+  type ModelRequest,
+  type ModelResponse,
+  ToolCallInDoubtError,
+  toToolOutput,
+} from '@baton/kernel';
 import { FencedWriteError } from './errors.js';
-import { decodeToolOutcome, encodeToolError, encodeToolValue, replayedToolError } from './journal-codec.js';
+import {
+  decodeToolOutcome,
+  encodeToolError,
+  encodeToolValue,
+  replayedToolError,
+} from './journal-codec.js';
 import type { RunStore } from './run-store.js';
 
 /** Journal field names (all in the run's `journal` hash). */
@@ -20,7 +31,10 @@ export const journalField = {
 };
 
 /** Streams a model call (coalesced deltas to the event stream); undefined = not streamable here. */
-export type ModelStreamer = (key: { runId: string; turn: number; agentName: string }, request: ModelRequest) => Promise<ModelResponse | undefined> | undefined;
+export type ModelStreamer = (
+  key: { runId: string; turn: number; agentName: string },
+  request: ModelRequest,
+) => Promise<ModelResponse | undefined> | undefined;
 
 export interface StepJournal {
   store: RunStore;
@@ -33,15 +47,26 @@ export interface StepJournal {
   entries: Map<string, string>;
   /** Write-behind journal writes not yet confirmed. */
   pending: Promise<boolean>[];
-  /** Aborts the step (called once, when a fenced write is refused). */
-  abort(error: FencedWriteError): void;
+  /** Aborts the step: a fenced write was refused (`FencedWriteError`) or a journal write failed. */
+  abort(reason: unknown): void;
   streamModel?: ModelStreamer;
 }
 
-/** A fenced journal write, awaited; on refusal aborts the step and throws `FencedWriteError`. */
+/**
+ * A fenced journal write, awaited; on refusal aborts the step and throws `FencedWriteError`. A
+ * Redis failure aborts the step too (with that error), so the loop never mistakes it for a
+ * failure of the tool.
+ */
 export async function writeJournal(j: StepJournal, field: string, value: string): Promise<void> {
   j.entries.set(field, value);
-  if (!(await j.store.journalSet(j.runId, j.epoch, field, value))) throw fenced(j);
+  let ok: boolean;
+  try {
+    ok = await j.store.journalSet(j.runId, j.epoch, field, value);
+  } catch (error) {
+    j.abort(error);
+    throw error;
+  }
+  if (!ok) throw fenced(j);
 }
 
 /**
@@ -51,10 +76,16 @@ export async function writeJournal(j: StepJournal, field: string, value: string)
  */
 export function writeJournalBehind(j: StepJournal, field: string, value: string): void {
   j.entries.set(field, value);
-  const write = j.store.journalSet(j.runId, j.epoch, field, value).then((ok) => {
-    if (!ok) fenced(j);
-    return ok;
-  });
+  const write = j.store.journalSet(j.runId, j.epoch, field, value).then(
+    (ok) => {
+      if (!ok) fenced(j);
+      return ok;
+    },
+    (error) => {
+      j.abort(error);
+      throw error;
+    },
+  );
   write.catch(() => {});
   j.pending.push(write);
 }
@@ -89,7 +120,12 @@ export function createJournalHooks(j: StepJournal): DurabilityHooks {
       if (hit !== undefined) return (JSON.parse(hit) as { r: ModelResponse }).r;
       const partial = journalField.partial(key.runId, key.turn);
       if (j.entries.has(partial)) {
-        const done = await j.store.emit(j.runId, j.epoch, { type: 'attempt_reset', turn: key.turn }, { field: partial, mode: 'reset' });
+        const done = await j.store.emit(
+          j.runId,
+          j.epoch,
+          { type: 'attempt_reset', turn: key.turn },
+          { field: partial, mode: 'reset' },
+        );
         if (done === 0) throw fenced(j);
         j.entries.delete(partial);
       }

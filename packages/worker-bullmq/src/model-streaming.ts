@@ -19,11 +19,18 @@ export interface DeltaStreamingOptions {
  * A `ModelStreamer` for a run started with `startingAgent`. Returns undefined (the loop then
  * calls the model without streaming) for agents or models it cannot resolve.
  */
-export function createModelStreamer(j: StepJournal, startingAgent: Agent<any, any>, runOptions: StepRunOptions, coalescing: DeltaStreamingOptions = {}): ModelStreamer {
+export function createModelStreamer(
+  j: StepJournal,
+  startingAgent: Agent<any, any>,
+  runOptions: StepRunOptions,
+  coalescing: DeltaStreamingOptions = {},
+): ModelStreamer {
   return (key, request) => {
     const agent = findAgent(startingAgent, key.agentName);
     if (!agent) return undefined;
-    return resolveAgentModel(agent, runOptions).then((model) => (model ? streamOnce(j, key, request, model, coalescing) : undefined));
+    return resolveAgentModel(agent, runOptions).then((model) =>
+      model ? streamOnce(j, key, request, model, coalescing) : undefined,
+    );
   };
 }
 
@@ -39,7 +46,12 @@ async function streamOnce(
   const coalescer = new DeltaCoalescer({
     ...coalescing,
     flush: async (delta) => {
-      const written = await j.store.emit(j.runId, j.epoch, { type: 'text_delta', turn: key.turn, agentName: key.agentName, delta }, mark);
+      const written = await j.store.emit(
+        j.runId,
+        j.epoch,
+        { type: 'text_delta', turn: key.turn, agentName: key.agentName, delta },
+        mark,
+      );
       if (written === 0) throw fenced(j);
       j.entries.set(mark.field, String(j.epoch));
     },
@@ -56,6 +68,9 @@ async function streamOnce(
     await coalescer.discard();
     throw coalescer.failure ?? error;
   }
-  if (!done) throw new ModelCallError('The model stream ended without a response_done event.', { retryable: true });
+  if (!done)
+    throw new ModelCallError('The model stream ended without a response_done event.', {
+      retryable: true,
+    });
   return done;
 }

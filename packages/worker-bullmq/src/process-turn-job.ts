@@ -7,13 +7,16 @@
 import { BatonError, ModelCallError, RunState, runStep } from '@baton/kernel';
 import { registeredAgent } from './agent-lookup.js';
 import type { AgentRegistry, DurablePolicies, StepRunOptions } from './durable-options.js';
-import { DEFAULT_APPROVAL_TIMEOUT_MESSAGE, DEFAULT_FINISHED_TTL_SECONDS } from './durable-options.js';
+import {
+  DEFAULT_APPROVAL_TIMEOUT_MESSAGE,
+  DEFAULT_FINISHED_TTL_SECONDS,
+} from './durable-options.js';
 import { FencedWriteError } from './errors.js';
 import { createJournalHooks, flushJournal, type StepJournal } from './journal-hooks.js';
 import { createModelStreamer, type DeltaStreamingOptions } from './model-streaming.js';
 import type { RunStore, StoredDecision } from './run-store.js';
 import { flushSessionOutbox } from './session-outbox.js';
-import { buildStepCommit } from './step-commit.js';
+import { buildStepCommit, type StepCommit } from './step-commit.js';
 
 /** What a step needs from the job engine. */
 export interface StepQueue {
@@ -58,7 +61,10 @@ export interface StepContext {
 }
 
 /** Applies stored decisions to the interruptions they answer. */
-export function applyDecisions(state: RunState<any, any>, decisions: Record<string, StoredDecision>): void {
+export function applyDecisions(
+  state: RunState<any, any>,
+  decisions: Record<string, StoredDecision>,
+): void {
   for (const item of state.getInterruptions()) {
     const d = decisions[item.call_id];
     if (!d) continue;
@@ -77,7 +83,12 @@ function isRetryable(error: unknown): boolean {
 }
 
 /** Processes one turn job; returns what happened (BullMQ stores it as the job's result). */
-export async function processTurnJob(ctx: StepContext, data: TurnJobData, job: { attemptsMade: number; attempts: number }, signal?: AbortSignal): Promise<string> {
+export async function processTurnJob(
+  ctx: StepContext,
+  data: TurnJobData,
+  job: { attemptsMade: number; attempts: number },
+  signal?: AbortSignal,
+): Promise<string> {
   const { store, stats } = ctx;
   const { runId, step } = data;
   if (data.kind === 'deadline') return processDeadline(ctx, data);
@@ -85,8 +96,8 @@ export async function processTurnJob(ctx: StepContext, data: TurnJobData, job: {
   if (claim.kind === 'missing') return 'missing';
   if (claim.kind !== 'ok') {
     stats.staleJobs++;
-    // A previous attempt committed this step but died before enqueueing the next one.
-    if (claim.status === 'queued' && claim.step > step) await ensureScheduled(ctx, runId);
+    // A previous attempt committed this step but may have died before its follow-ups.
+    if (claim.step > step) await finishCommittedStep(ctx, runId);
     return claim.kind;
   }
   if (claim.takeover) stats.takeovers++;
@@ -96,7 +107,16 @@ export async function processTurnJob(ctx: StepContext, data: TurnJobData, job: {
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  const journal: StepJournal = { store, runId, epoch, signal: controller.signal, entries: claim.journal, pending: [], abort: (e) => controller.abort(e) };
+  const journal: StepJournal = {
+    store,
+    runId,
+    epoch,
+    signal: controller.signal,
+    entries: claim.journal,
+    pending: [],
+    abort: (e) => controller.abort(e),
+  };
+  let committed: StepCommit;
   try {
     const agent = registeredAgent(ctx.agents, meta.agentName);
     const state = await RunState.fromString(agent, claim.stateJson);
@@ -118,28 +138,56 @@ export async function processTurnJob(ctx: StepContext, data: TurnJobData, job: {
       durability: createJournalHooks(journal),
     });
     await flushJournal(journal);
-    const commit = buildStepCommit({ runId, step, epoch, state, end: nextStep, itemsBefore, agentBefore, journal: journal.entries, withSession: Boolean(sessionId && ctx.session), ttlSeconds: ctx.policies.finishedRunTtlSeconds ?? DEFAULT_FINISHED_TTL_SECONDS, nowMs: Date.now() });
+    const commit = buildStepCommit({
+      runId,
+      step,
+      epoch,
+      state,
+      end: nextStep,
+      itemsBefore,
+      agentBefore,
+      journal: journal.entries,
+      withSession: Boolean(sessionId && ctx.session),
+      ttlSeconds: ctx.policies.finishedRunTtlSeconds ?? DEFAULT_FINISHED_TTL_SECONDS,
+      nowMs: Date.now(),
+    });
     if (!(await store.commit(runId, epoch, commit.input))) {
       stats.fencedSteps++;
       return 'fenced';
     }
     stats.stepsCommitted++;
-    if (commit.status === 'queued') await ctx.queue.enqueue(commit.jobId, { runId, step: commit.nextStep });
-    if (commit.status === 'paused' && ctx.policies.approvalTimeoutMs !== undefined) await ctx.queue.enqueueDeadline(runId, commit.nextStep, ctx.policies.approvalTimeoutMs);
-    if (sessionId && ctx.session) await flushSessionOutbox(store, runId, ctx.session(sessionId));
-    return commit.status;
+    committed = commit;
   } catch (error) {
-    if (FencedWriteError.isInstance(controller.signal.reason) || FencedWriteError.isInstance(error)) {
+    // An aborted step failed for the abort's reason (a refused or failed journal write, a cancel).
+    const cause =
+      controller.signal.aborted && controller.signal.reason !== undefined
+        ? controller.signal.reason
+        : error;
+    if (FencedWriteError.isInstance(cause) || FencedWriteError.isInstance(error)) {
       stats.fencedSteps++;
       return 'fenced';
     }
-    return handleStepError(ctx, runId, epoch, error, job);
+    return handleStepError(ctx, runId, epoch, cause, job);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+  // After the commit, failures only retry the job: its retry finds the step committed and
+  // enqueues the next job (see the stale path above); the next claim sends the session outbox.
+  if (committed.status === 'queued')
+    await ctx.queue.enqueue(committed.jobId, { runId, step: committed.nextStep });
+  if (committed.status === 'paused' && ctx.policies.approvalTimeoutMs !== undefined)
+    await ctx.queue.enqueueDeadline(runId, committed.nextStep, ctx.policies.approvalTimeoutMs);
+  if (sessionId && ctx.session) await flushSessionOutbox(store, runId, ctx.session(sessionId));
+  return committed.status;
 }
 
-async function handleStepError(ctx: StepContext, runId: string, epoch: number, error: unknown, job: { attemptsMade: number; attempts: number }): Promise<string> {
+async function handleStepError(
+  ctx: StepContext,
+  runId: string,
+  epoch: number,
+  error: unknown,
+  job: { attemptsMade: number; attempts: number },
+): Promise<string> {
   const { store, stats } = ctx;
   if (isRateLimit(error)) {
     stats.rateLimited++;
@@ -149,14 +197,20 @@ async function handleStepError(ctx: StepContext, runId: string, epoch: number, e
   if (isRetryable(error) && job.attemptsMade + 1 < job.attempts) {
     stats.retried++;
     await store.release(runId, epoch, Date.now());
-    throw error;
+    throw error instanceof Error ? error : new Error(String(error));
   }
   const e = error as { kind?: string; name?: string; message?: string };
   const failure = { kind: e?.kind ?? e?.name ?? 'Error', message: e?.message ?? String(error) };
   const now = Date.now();
   const ok = await store.commit(runId, epoch, {
     stateJson: (await store.state(runId)) ?? '',
-    meta: { status: 'failed', error: JSON.stringify(failure), updatedAt: String(now), finishedAt: String(now), jobId: '' },
+    meta: {
+      status: 'failed',
+      error: JSON.stringify(failure),
+      updatedAt: String(now),
+      finishedAt: String(now),
+      jobId: '',
+    },
     events: [{ type: 'failed', error: failure }],
     prune: [],
     pending: [],
@@ -172,17 +226,37 @@ async function handleStepError(ctx: StepContext, runId: string, epoch: number, e
 
 /** An approval deadline: rejects every undecided call of the pause it belongs to. */
 async function processDeadline(ctx: StepContext, data: TurnJobData): Promise<string> {
-  const decision: StoredDecision = { approved: false, message: ctx.policies.approvalTimeoutMessage ?? DEFAULT_APPROVAL_TIMEOUT_MESSAGE, by: 'policy:approvalTimeout', at: Date.now() };
+  const decision: StoredDecision = {
+    approved: false,
+    message: ctx.policies.approvalTimeoutMessage ?? DEFAULT_APPROVAL_TIMEOUT_MESSAGE,
+    by: 'policy:approvalTimeout',
+    at: Date.now(),
+  };
   const result = await ctx.store.decide(data.runId, '', decision, Date.now(), data.step);
   if (result.kind !== 'resume') return `deadline:${result.kind}`;
   await ctx.queue.enqueue(result.jobId, { runId: data.runId, step: result.step });
   return 'deadline:rejected';
 }
 
-/** Enqueues the run's next job when it is queued (idempotent; stale duplicates are fenced by step). */
-export async function ensureScheduled(ctx: { store: RunStore; queue: Pick<StepQueue, 'enqueue'> }, runId: string): Promise<boolean> {
+/** The follow-ups of a committed step (all idempotent): next job, approval deadline, session outbox. */
+async function finishCommittedStep(ctx: StepContext, runId: string): Promise<void> {
   const meta = await ctx.store.meta(runId);
-  if (!meta || meta.status !== 'queued' || !meta.jobId) return false;
+  if (!meta) return;
+  if (meta.status === 'queued' && meta.jobId)
+    await ctx.queue.enqueue(meta.jobId, { runId, step: Number(meta.step) });
+  if (meta.status === 'paused' && ctx.policies.approvalTimeoutMs !== undefined)
+    await ctx.queue.enqueueDeadline(runId, Number(meta.step), ctx.policies.approvalTimeoutMs);
+  if (meta.sessionId && ctx.session)
+    await flushSessionOutbox(ctx.store, runId, ctx.session(meta.sessionId));
+}
+
+/** Enqueues the run's next job when it is queued (idempotent; stale duplicates are fenced by step). */
+export async function ensureScheduled(
+  ctx: { store: RunStore; queue: Pick<StepQueue, 'enqueue'> },
+  runId: string,
+): Promise<boolean> {
+  const meta = await ctx.store.meta(runId);
+  if (meta?.status !== 'queued' || !meta.jobId) return false;
   await ctx.queue.enqueue(meta.jobId, { runId, step: Number(meta.step) });
   return true;
 }

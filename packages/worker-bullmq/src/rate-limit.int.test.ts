@@ -22,7 +22,12 @@ afterAll(async () => {
 function limitedAgent(storm: number, workMs: number) {
   const probe = { calls: 0, rejected: 0, inFlight: 0, maxInFlight: 0, starts: [] as number[] };
   const inner = new ScriptedModel(
-    [(request: ModelRequest) => (request.input.some((i) => i.type === 'function_call_output') ? [msg('all set')] : [fc('note', { text: 'hi' }, 'n1')])],
+    [
+      (request: ModelRequest) =>
+        request.input.some((i) => i.type === 'function_call_output')
+          ? [msg('all set')]
+          : [fc('note', { text: 'hi' }, 'n1')],
+    ],
     { whenExhausted: 'repeat_last' },
   );
   const model = {
@@ -39,7 +44,11 @@ function limitedAgent(storm: number, workMs: number) {
         await new Promise((r) => setTimeout(r, workMs));
         if (probe.rejected < storm) {
           probe.rejected++;
-          throw new ModelCallError('429 Too Many Requests', { statusCode: 429, retryable: true, retryAfterMs: 150 });
+          throw new ModelCallError('429 Too Many Requests', {
+            statusCode: 429,
+            retryable: true,
+            retryAfterMs: 150,
+          });
         }
         yield* inner.getStreamedResponse(request);
       } finally {
@@ -47,15 +56,37 @@ function limitedAgent(storm: number, workMs: number) {
       }
     },
   };
-  const note = tool({ name: 'note', description: 'Take a note.', parameters: z.object({ text: z.string() }), effect: 'pure', execute: ({ text }) => `noted ${text}` });
-  return { agent: new Agent({ name: 'Limited', instructions: 'Take a note.', tools: [note], model }), probe };
+  const note = tool({
+    name: 'note',
+    description: 'Take a note.',
+    parameters: z.object({ text: z.string() }),
+    effect: 'pure',
+    execute: ({ text }) => `noted ${text}`,
+  });
+  return {
+    agent: new Agent({ name: 'Limited', instructions: 'Take a note.', tools: [note], model }),
+    probe,
+  };
 }
 
 async function runFleet(name: string, queue: DurableQueueOptions, storm: number, runs: number) {
   const { agent, probe } = limitedAgent(storm, 40);
   const agents = { limited: agent };
-  const runner = createDurableRunner({ connection: redis.connection, agents, queue: { ...queue, name }, policies: { attempts: 1 } });
-  const workers = [0, 1].map(() => createDurableWorker({ connection: redis.connection, agents, queue: { name }, policies: { attempts: 1 }, concurrency: 4 }));
+  const runner = createDurableRunner({
+    connection: redis.connection,
+    agents,
+    queue: { ...queue, name },
+    policies: { attempts: 1 },
+  });
+  const workers = [0, 1].map(() =>
+    createDurableWorker({
+      connection: redis.connection,
+      agents,
+      queue: { name },
+      policies: { attempts: 1 },
+      concurrency: 4,
+    }),
+  );
   let failedEvents = 0;
   for (const w of workers) w.bullWorker.on('failed', () => failedEvents++);
   try {
@@ -92,6 +123,7 @@ describe('rate limits and caps', () => {
     // 20 turn jobs at ≤ 5 per 500 ms need at least three full windows.
     expect(r.elapsedMs).toBeGreaterThanOrEqual(1400);
     const starts = r.probe.starts.sort((a, b) => a - b);
-    for (let i = 0; i + 10 < starts.length; i++) expect(starts[i + 10] - starts[i]).toBeGreaterThan(450);
+    for (let i = 0; i + 10 < starts.length; i++)
+      expect(starts[i + 10] - starts[i]).toBeGreaterThan(450);
   });
 });

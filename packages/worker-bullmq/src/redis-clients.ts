@@ -23,8 +23,9 @@ function isClient(connection: DurableConnection): connection is RedisClientLike 
 
 /** A new client for `connection` (pipelining on; `extra` options apply to option objects only). */
 export function createRedisClient(connection: DurableConnection, extra: RedisOptions = {}): Redis {
-  if (isClient(connection)) return connection.duplicate() as Redis;
-  const client = new Redis({ enableAutoPipelining: true, ...connection, ...extra });
+  const client: Redis = isClient(connection)
+    ? connection.duplicate()
+    : new Redis({ enableAutoPipelining: true, ...connection, ...extra });
   // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
   client.on('error', () => {});
   return client;

@@ -3,7 +3,16 @@
  * (`importState`). The run's `RunState` carries the durable run id and a trace id derived from the
  * run's W3C `traceparent`, so the trace continues on every worker.
  */
-import { type AgentInput, type Item, RunContext, RunState, type Session, toInputList, trimToCleanStart, UserError } from '@baton/kernel';
+import {
+  type AgentInput,
+  type Item,
+  RunContext,
+  RunState,
+  type Session,
+  toInputList,
+  trimToCleanStart,
+  UserError,
+} from '@baton/kernel';
 import { registeredAgent, registryKeyFor } from './agent-lookup.js';
 import type { DurableRunEventData, SerializedApprovalItem } from './durable-events.js';
 import type { AgentRegistry } from './durable-options.js';
@@ -50,7 +59,15 @@ export interface NewRun {
   firstJobId?: string;
 }
 
-function baseMeta(fields: { agentName: string; currentAgent: string; traceparent: string; context: unknown; sessionId?: string; nowMs: number; turn: number }): Record<string, string> {
+function baseMeta(fields: {
+  agentName: string;
+  currentAgent: string;
+  traceparent: string;
+  context: unknown;
+  sessionId?: string;
+  nowMs: number;
+  turn: number;
+}): Record<string, string> {
   const meta: Record<string, string> = {
     step: '1',
     epoch: '0',
@@ -67,20 +84,53 @@ function baseMeta(fields: { agentName: string; currentAgent: string; traceparent
 }
 
 /** A new run of registered agent `agentName` on `input`. */
-export async function newRunFromInput(agents: AgentRegistry, agentName: string, input: AgentInput, options: StartOptions, session?: (id: string) => Session): Promise<NewRun> {
+export async function newRunFromInput(
+  agents: AgentRegistry,
+  agentName: string,
+  input: AgentInput,
+  options: StartOptions,
+  session?: (id: string) => Session,
+): Promise<NewRun> {
   const agent = registeredAgent(agents, agentName);
   const runId = options.runId ?? new RunContext(undefined).runId;
   assertRunId(runId);
-  if (options.sessionId && !session) throw new UserError('start(): sessionId needs the `session` option of the runner (and of the workers).');
+  if (options.sessionId && !session)
+    throw new UserError(
+      'start(): sessionId needs the `session` option of the runner (and of the workers).',
+    );
   const newInput = toInputList(input);
   let history: Item[] = [];
-  if (options.sessionId && session) history = trimToCleanStart(await session(options.sessionId).getItems(options.sessionLimit));
+  if (options.sessionId && session)
+    history = trimToCleanStart(await session(options.sessionId).getItems(options.sessionLimit));
   const traceparent = options.traceparent ?? newTraceparent();
   parseTraceparent(traceparent);
-  const state = RunState.create(agent, [...history, ...newInput], new RunContext(options.context, { runId }), options.maxTurns ?? 10);
-  state.trace = { traceId: kernelTraceId(traceparent), workflowName: options.workflowName ?? 'Agent workflow', groupId: options.groupId, metadata: options.traceMetadata };
+  const state = RunState.create(
+    agent,
+    [...history, ...newInput],
+    new RunContext(options.context, { runId }),
+    options.maxTurns ?? 10,
+  );
+  state.trace = {
+    traceId: kernelTraceId(traceparent),
+    workflowName: options.workflowName ?? 'Agent workflow',
+    groupId: options.groupId,
+    metadata: options.traceMetadata,
+  };
   const firstJobId = turnJobId(runId, 1);
-  const meta = { ...baseMeta({ agentName, currentAgent: agent.name, traceparent, context: options.context, sessionId: options.sessionId, nowMs: Date.now(), turn: 0 }), status: 'queued', jobId: firstJobId, interruptions: '[]' };
+  const meta = {
+    ...baseMeta({
+      agentName,
+      currentAgent: agent.name,
+      traceparent,
+      context: options.context,
+      sessionId: options.sessionId,
+      nowMs: Date.now(),
+      turn: 0,
+    }),
+    status: 'queued',
+    jobId: firstJobId,
+    interruptions: '[]',
+  };
   return {
     runId,
     stateJson: state.toString(),
@@ -96,32 +146,65 @@ export async function newRunFromInput(agents: AgentRegistry, agentName: string, 
 }
 
 /** A new run from a `RunState` JSON (paused when it waits on undecided calls). */
-export async function newRunFromState(agents: AgentRegistry, json: string | object, options: ImportOptions): Promise<NewRun> {
+export async function newRunFromState(
+  agents: AgentRegistry,
+  json: string | object,
+  options: ImportOptions,
+): Promise<NewRun> {
   let data: Record<string, unknown>;
   try {
-    data = (typeof json === 'string' ? JSON.parse(json) : { ...(json as object) }) as Record<string, unknown>;
+    data = (typeof json === 'string' ? JSON.parse(json) : { ...(json as object) }) as Record<
+      string,
+      unknown
+    >;
   } catch (e) {
-    throw new UserError(`importState(): the RunState JSON does not parse (${(e as Error).message}); pass the exact string from state.toString() or exportState().`);
+    throw new UserError(
+      `importState(): the RunState JSON does not parse (${(e as Error).message}); pass the exact string from state.toString() or exportState().`,
+    );
   }
   const key = registryKeyFor(agents, String(data?.startingAgent));
-  if (!key) throw new UserError(`importState(): starting agent "${String(data?.startingAgent)}" is not in the durable registry (registered: ${Object.keys(agents).join(', ')}).`);
+  if (!key)
+    throw new UserError(
+      `importState(): starting agent "${String(data?.startingAgent)}" is not in the durable registry (registered: ${Object.keys(agents).join(', ')}).`,
+    );
   if (options.runId) data.runId = options.runId;
   assertRunId(String(data.runId));
   const state = await RunState.fromString(agents[key], data);
   const serialized = state.toJSON() as { interruptions: SerializedApprovalItem[] };
-  const undecided = serialized.interruptions.filter((i) => i.path.length > 0 || state.isApproved(i.tool_name, i.call_id) === undefined);
+  const undecided = serialized.interruptions.filter(
+    (i) => i.path.length > 0 || state.isApproved(i.tool_name, i.call_id) === undefined,
+  );
   const paused = undecided.length > 0;
   const hex = /^trace_([0-9a-f]{32})$/.exec(state.trace?.traceId ?? '')?.[1];
   const traceparent = options.traceparent ?? newTraceparent(hex);
   state.trace ??= { traceId: kernelTraceId(traceparent), workflowName: 'Agent workflow' };
-  const firstJobId = paused || state.pendingTurn ? resumeJobId(state.runId, 1) : turnJobId(state.runId, state.currentTurn + 1);
+  const firstJobId =
+    paused || state.pendingTurn
+      ? resumeJobId(state.runId, 1)
+      : turnJobId(state.runId, state.currentTurn + 1);
   const meta = {
-    ...baseMeta({ agentName: key, currentAgent: state.currentAgent.name, traceparent, context: options.context, nowMs: Date.now(), turn: state.currentTurn }),
+    ...baseMeta({
+      agentName: key,
+      currentAgent: state.currentAgent.name,
+      traceparent,
+      context: options.context,
+      nowMs: Date.now(),
+      turn: state.currentTurn,
+    }),
     status: paused ? 'paused' : 'queued',
     jobId: firstJobId,
     interruptions: JSON.stringify(paused ? serialized.interruptions : []),
   };
-  const events: DurableRunEventData[] = [{ type: 'run_started', agentName: key, traceparent, imported: true }];
+  const events: DurableRunEventData[] = [
+    { type: 'run_started', agentName: key, traceparent, imported: true },
+  ];
   if (paused) events.push({ type: 'interruption', interruptions: serialized.interruptions });
-  return { runId: state.runId, stateJson: state.toString(), meta, events, pending: undecided.map((i) => i.call_id), firstJobId: paused ? undefined : firstJobId };
+  return {
+    runId: state.runId,
+    stateJson: state.toString(),
+    meta,
+    events,
+    pending: undecided.map((i) => i.call_id),
+    firstJobId: paused ? undefined : firstJobId,
+  };
 }

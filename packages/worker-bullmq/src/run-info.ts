@@ -44,7 +44,12 @@ function num(v: string | undefined): number | undefined {
 }
 
 /** Converts a meta hash to `DurableRunInfo`. */
-export function toRunInfo(runId: string, m: Record<string, string>, lockDurationMs: number, nowMs: number): DurableRunInfo {
+export function toRunInfo(
+  runId: string,
+  m: Record<string, string>,
+  lockDurationMs: number,
+  nowMs: number,
+): DurableRunInfo {
   const status = m.status as RunStatus;
   return {
     runId,

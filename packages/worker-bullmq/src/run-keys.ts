@@ -28,7 +28,9 @@ const RUN_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Throws a `UserError` for a run id that cannot be used in keys and job ids. */
 export function assertRunId(runId: string): void {
   if (typeof runId !== 'string' || !RUN_ID.test(runId)) {
-    throw new UserError(`Invalid run id ${JSON.stringify(runId)}: use 1-128 letters, digits, "_", "." or "-" (no ":").`);
+    throw new UserError(
+      `Invalid run id ${JSON.stringify(runId)}: use 1-128 letters, digits, "_", "." or "-" (no ":").`,
+    );
   }
 }
 

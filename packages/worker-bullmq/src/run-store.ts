@@ -3,7 +3,17 @@
  * session outbox) through the Lua scripts in `lua-scripts.ts`. Engine-neutral: no BullMQ here.
  */
 import type { Redis } from 'ioredis';
-import { CANCEL_RUN, CLAIM_STEP, COMMIT_STEP, CREATE_RUN, DECIDE_CALL, EMIT_EVENT, JOURNAL_SET, RELEASE_STEP, TAKE_OUTBOX } from './lua-scripts.js';
+import {
+  CANCEL_RUN,
+  CLAIM_STEP,
+  COMMIT_STEP,
+  CREATE_RUN,
+  DECIDE_CALL,
+  EMIT_EVENT,
+  JOURNAL_SET,
+  RELEASE_STEP,
+  TAKE_OUTBOX,
+} from './lua-scripts.js';
 import { type RunKeys, runKeys } from './run-keys.js';
 
 /** A run's lifecycle status. `paused` waits for decisions and holds no job and no lock. */
@@ -19,7 +29,15 @@ export interface StoredDecision {
 
 /** What `claim` found. */
 export type ClaimResult =
-  | { kind: 'ok'; epoch: number; takeover: boolean; stateJson: string; meta: Record<string, string>; journal: Map<string, string>; decisions: Record<string, StoredDecision> }
+  | {
+      kind: 'ok';
+      epoch: number;
+      takeover: boolean;
+      stateJson: string;
+      meta: Record<string, string>;
+      journal: Map<string, string>;
+      decisions: Record<string, StoredDecision>;
+    }
   | { kind: 'missing' }
   | { kind: 'inactive' | 'stale'; status: string; step: number };
 
@@ -72,7 +90,8 @@ export class RunStore {
     this.client = client;
     this.prefix = prefix;
     for (const [name, s] of Object.entries(SCRIPTS)) {
-      if (typeof (client as any)[name] !== 'function') client.defineCommand(name, { numberOfKeys: s.keys, lua: s.lua });
+      if (typeof (client as any)[name] !== 'function')
+        client.defineCommand(name, { numberOfKeys: s.keys, lua: s.lua });
     }
     this.r = client as Scripted;
   }
@@ -82,25 +101,59 @@ export class RunStore {
   }
 
   /** Creates a run; false when one with this id exists. */
-  async create(runId: string, input: { stateJson: string; meta: Record<string, string>; events: object[]; outboxJson?: string; pending?: string[] }): Promise<boolean> {
+  async create(
+    runId: string,
+    input: {
+      stateJson: string;
+      meta: Record<string, string>;
+      events: object[];
+      outboxJson?: string;
+      pending?: string[];
+    },
+  ): Promise<boolean> {
     const k = this.keys(runId);
     const events = input.events.map((e) => JSON.stringify(e));
     const meta = Object.entries(input.meta).flat();
     const pending = input.pending ?? [];
-    return (await this.r.batonCreateRun(k.meta, k.state, k.events, k.outbox, k.pending, input.stateJson, input.outboxJson ?? '', pending.length, ...pending, events.length, ...events, ...meta)) === 1;
+    return (
+      (await this.r.batonCreateRun(
+        k.meta,
+        k.state,
+        k.events,
+        k.outbox,
+        k.pending,
+        input.stateJson,
+        input.outboxJson ?? '',
+        pending.length,
+        ...pending,
+        events.length,
+        ...events,
+        ...meta,
+      )) === 1
+    );
   }
 
   /** Claims step `step` for `owner`: bumps the epoch (fencing out any earlier owner) and loads the run. */
   async claim(runId: string, step: number, owner: string, nowMs: number): Promise<ClaimResult> {
     const k = this.keys(runId);
-    const reply = (await this.r.batonClaimStep(k.meta, k.state, k.journal, k.decisions, String(step), owner, String(nowMs))) as string[];
+    const reply = (await this.r.batonClaimStep(
+      k.meta,
+      k.state,
+      k.journal,
+      k.decisions,
+      String(step),
+      owner,
+      String(nowMs),
+    )) as string[];
     if (reply[0] === 'missing') return { kind: 'missing' };
-    if (reply[0] !== 'ok') return { kind: reply[0] as 'inactive' | 'stale', status: reply[1], step: Number(reply[2]) };
+    if (reply[0] !== 'ok')
+      return { kind: reply[0] as 'inactive' | 'stale', status: reply[1], step: Number(reply[2]) };
     const rest = reply.slice(4);
     const s1 = rest.indexOf('|');
     const s2 = rest.indexOf('|', s1 + 1);
     const decisions: Record<string, StoredDecision> = {};
-    for (const [id, json] of Object.entries(pairs(rest.slice(s2 + 1)))) decisions[id] = JSON.parse(json);
+    for (const [id, json] of Object.entries(pairs(rest.slice(s2 + 1))))
+      decisions[id] = JSON.parse(json);
     return {
       kind: 'ok',
       epoch: Number(reply[1]),
@@ -119,9 +172,22 @@ export class RunStore {
   }
 
   /** Fenced `XADD` of one event (see EMIT_EVENT for `mark`); 0 fenced, 1 emitted, 2 nothing to reset. */
-  async emit(runId: string, epoch: number, event: object, mark?: { field: string; mode: 'set' | 'reset' }): Promise<0 | 1 | 2> {
+  async emit(
+    runId: string,
+    epoch: number,
+    event: object,
+    mark?: { field: string; mode: 'set' | 'reset' },
+  ): Promise<0 | 1 | 2> {
     const k = this.keys(runId);
-    return this.r.batonEmitEvent(k.meta, k.events, k.journal, String(epoch), JSON.stringify(event), mark?.field ?? '', mark?.mode ?? '');
+    return this.r.batonEmitEvent(
+      k.meta,
+      k.events,
+      k.journal,
+      String(epoch),
+      JSON.stringify(event),
+      mark?.field ?? '',
+      mark?.mode ?? '',
+    );
   }
 
   /** Fenced commit of a step: state, meta, events, journal pruning, pending calls, TTL; false when fenced. */
@@ -129,20 +195,63 @@ export class RunStore {
     const k = this.keys(runId);
     const meta = Object.entries(c.meta).flat();
     const events = c.events.map((e) => JSON.stringify(e));
-    const args = [String(epoch), c.stateJson, String(c.ttlSeconds), c.outbox ? String(c.outbox.step) : '', c.outbox?.json ?? ''];
-    args.push(String(meta.length), ...meta, String(events.length), ...events, String(c.prune.length), ...c.prune, String(c.pending.length), ...c.pending);
-    return (await this.r.batonCommitStep(k.meta, k.state, k.journal, k.events, k.pending, k.decisions, k.outbox, ...args)) === 1;
+    const args = [
+      String(epoch),
+      c.stateJson,
+      String(c.ttlSeconds),
+      c.outbox ? String(c.outbox.step) : '',
+      c.outbox?.json ?? '',
+    ];
+    args.push(
+      String(meta.length),
+      ...meta,
+      String(events.length),
+      ...events,
+      String(c.prune.length),
+      ...c.prune,
+      String(c.pending.length),
+      ...c.pending,
+    );
+    return (
+      (await this.r.batonCommitStep(
+        k.meta,
+        k.state,
+        k.journal,
+        k.events,
+        k.pending,
+        k.decisions,
+        k.outbox,
+        ...args,
+      )) === 1
+    );
   }
 
   /** Fenced: puts a running step back to `queued` (before a retry or a rate-limit wait). */
   async release(runId: string, epoch: number, nowMs: number): Promise<boolean> {
-    return (await this.r.batonReleaseStep(this.keys(runId).meta, String(epoch), String(nowMs))) === 1;
+    return (
+      (await this.r.batonReleaseStep(this.keys(runId).meta, String(epoch), String(nowMs))) === 1
+    );
   }
 
   /** Records a decision (compare-and-set); `callId` '' decides every undecided call. */
-  async decide(runId: string, callId: string, decision: StoredDecision, nowMs: number, expectedStep?: number): Promise<DecideResult> {
+  async decide(
+    runId: string,
+    callId: string,
+    decision: StoredDecision,
+    nowMs: number,
+    expectedStep?: number,
+  ): Promise<DecideResult> {
     const k = this.keys(runId);
-    const reply = (await this.r.batonDecideCall(k.meta, k.pending, k.decisions, k.events, callId, JSON.stringify(decision), String(nowMs), expectedStep === undefined ? '' : String(expectedStep))) as string[];
+    const reply = (await this.r.batonDecideCall(
+      k.meta,
+      k.pending,
+      k.decisions,
+      k.events,
+      callId,
+      JSON.stringify(decision),
+      String(nowMs),
+      expectedStep === undefined ? '' : String(expectedStep),
+    )) as string[];
     switch (reply[0]) {
       case 'resume':
         return { kind: 'resume', jobId: reply[1], step: Number(reply[2]) };
@@ -159,18 +268,43 @@ export class RunStore {
   }
 
   /** Cancels a run that is not finished; returns its job id, or undefined if missing/finished. */
-  async cancel(runId: string, event: object, nowMs: number, ttlSeconds: number): Promise<{ cancelled: boolean; jobId?: string; status?: string }> {
+  async cancel(
+    runId: string,
+    event: object,
+    nowMs: number,
+    ttlSeconds: number,
+  ): Promise<{ cancelled: boolean; jobId?: string; status?: string }> {
     const k = this.keys(runId);
-    const reply = (await this.r.batonCancelRun(k.meta, k.pending, k.decisions, k.events, k.state, k.journal, k.outbox, String(nowMs), JSON.stringify(event), String(ttlSeconds))) as string[];
+    const reply = (await this.r.batonCancelRun(
+      k.meta,
+      k.pending,
+      k.decisions,
+      k.events,
+      k.state,
+      k.journal,
+      k.outbox,
+      String(nowMs),
+      JSON.stringify(event),
+      String(ttlSeconds),
+    )) as string[];
     if (reply[0] === 'cancelled') return { cancelled: true, jobId: reply[1] || undefined };
     return { cancelled: false, status: reply[1] };
   }
 
   /** Session appends to send now (new ones and ones whose sender's lease expired), oldest step first. */
-  async takeOutbox(runId: string, nowMs: number, leaseMs: number): Promise<{ step: number; json: string }[]> {
-    const flat = (await this.r.batonTakeOutbox(this.keys(runId).outbox, String(nowMs), String(leaseMs))) as string[];
+  async takeOutbox(
+    runId: string,
+    nowMs: number,
+    leaseMs: number,
+  ): Promise<{ step: number; json: string }[]> {
+    const flat = (await this.r.batonTakeOutbox(
+      this.keys(runId).outbox,
+      String(nowMs),
+      String(leaseMs),
+    )) as string[];
     const out: { step: number; json: string }[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ step: Number(flat[i]), json: flat[i + 1] });
+    for (let i = 0; i + 1 < flat.length; i += 2)
+      out.push({ step: Number(flat[i]), json: flat[i + 1] });
     return out.sort((a, b) => a.step - b.step);
   }
 

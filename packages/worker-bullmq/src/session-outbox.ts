@@ -9,7 +9,12 @@ import type { Item, Session } from '@baton/kernel';
 import type { RunStore } from './run-store.js';
 
 /** Sends the run's pending session appends, oldest step first. */
-export async function flushSessionOutbox(store: RunStore, runId: string, session: Session, leaseMs = 30_000): Promise<number> {
+export async function flushSessionOutbox(
+  store: RunStore,
+  runId: string,
+  session: Session,
+  leaseMs = 30_000,
+): Promise<number> {
   const entries = await store.takeOutbox(runId, Date.now(), leaseMs);
   for (const entry of entries) {
     await session.addItems(JSON.parse(entry.json) as Item[]);

@@ -4,9 +4,14 @@
  * waits on, and the session append — in one fenced commit.
  */
 import { type RunState, runItemsToInputItems } from '@baton/kernel';
-import { type DurableRunEventData, runItemEvent, type SerializedApprovalItem, type SerializedRunItem } from './durable-events.js';
-import type { CommitInput } from './run-store.js';
+import {
+  type DurableRunEventData,
+  runItemEvent,
+  type SerializedApprovalItem,
+  type SerializedRunItem,
+} from './durable-events.js';
 import { resumeJobId, turnJobId } from './run-keys.js';
+import type { CommitInput } from './run-store.js';
 
 export type StepEnd = 'run_again' | 'handoff' | 'final_output' | 'interruption';
 
@@ -37,12 +42,24 @@ export function buildStepCommit(args: {
     state.inputSavedToSession = true;
     state.sessionSavedCount = state.generatedItems.length;
   }
-  const json = state.toJSON() as { generatedItems: SerializedRunItem[]; interruptions: SerializedApprovalItem[] };
-  const events: DurableRunEventData[] = json.generatedItems.slice(args.itemsBefore).map(runItemEvent);
-  if (state.currentAgent.name !== args.agentBefore) events.push({ type: 'agent_updated', agentName: state.currentAgent.name });
-  const status = args.end === 'final_output' ? 'completed' : args.end === 'interruption' ? 'paused' : 'queued';
+  const json = state.toJSON() as {
+    generatedItems: SerializedRunItem[];
+    interruptions: SerializedApprovalItem[];
+  };
+  const events: DurableRunEventData[] = json.generatedItems
+    .slice(args.itemsBefore)
+    .map(runItemEvent);
+  if (state.currentAgent.name !== args.agentBefore)
+    events.push({ type: 'agent_updated', agentName: state.currentAgent.name });
+  const status =
+    args.end === 'final_output' ? 'completed' : args.end === 'interruption' ? 'paused' : 'queued';
   const nextStep = args.step + 1;
-  const jobId = status === 'completed' ? '' : status === 'paused' ? resumeJobId(runId, nextStep) : turnJobId(runId, state.currentTurn + 1);
+  const jobId =
+    status === 'completed'
+      ? ''
+      : status === 'paused'
+        ? resumeJobId(runId, nextStep)
+        : turnJobId(runId, state.currentTurn + 1);
   const meta: Record<string, string> = {
     status,
     step: String(nextStep),

@@ -16,11 +16,18 @@ export const DEADLINE_JOB = 'deadline';
 export function bullStepQueue(queue: Queue, policies: DurablePolicies = {}): StepQueue {
   return {
     async enqueue(jobId: string, data: TurnJobData) {
-      await queue.add(TURN_JOB, { runId: data.runId, step: data.step }, turnJobOptions(policies, jobId));
+      await queue.add(
+        TURN_JOB,
+        { runId: data.runId, step: data.step },
+        turnJobOptions(policies, jobId),
+      );
     },
     async enqueueDeadline(runId: string, step: number, delayMs: number) {
       const data: TurnJobData = { runId, step, kind: 'deadline' };
-      await queue.add(DEADLINE_JOB, data, { ...turnJobOptions(policies, deadlineJobId(runId, step)), delay: delayMs });
+      await queue.add(DEADLINE_JOB, data, {
+        ...turnJobOptions(policies, deadlineJobId(runId, step)),
+        delay: delayMs,
+      });
     },
     async rateLimited(ms: number) {
       await queue.rateLimit(ms);

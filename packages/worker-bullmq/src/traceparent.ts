@@ -34,7 +34,10 @@ export function parseTraceparent(value: string): TraceParent {
 
 function randomHex(digits: number): string {
   let hex = '';
-  while (hex.length < digits) hex += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  while (hex.length < digits)
+    hex += Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   hex = hex.slice(0, digits);
   return /^0+$/.test(hex) ? `${hex.slice(0, -1)}1` : hex;
 }

@@ -488,7 +488,12 @@ describe('capabilities', () => {
       model: new ScriptedModel([{ error: new Error('model down') }]),
     });
     await expect(run(failing, 'x')).rejects.toThrow('model down');
-    expect(Clock.log).toEqual(['setup model=scripted', 'teardown final_output', 'setup model=scripted', 'teardown error']);
+    expect(Clock.log).toEqual([
+      'setup model=scripted',
+      'teardown final_output',
+      'setup model=scripted',
+      'teardown error',
+    ]);
   });
 });
 

@@ -11,6 +11,11 @@ export class BatonError extends Error {
   readonly [BRAND] = true;
   /** The subclass name, stable across bundles (e.g. `'UserError'`). */
   readonly kind: string;
+  /**
+   * For errors thrown by a run: the `RunState` it stopped in (typed loosely to avoid an import
+   * cycle). Resumable when the cause is gone, e.g. `run(agent, error.state)` after an outage.
+   */
+  state?: unknown;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.kind = new.target.name;
@@ -99,7 +104,6 @@ export interface StateCarrier {
 /** The run used `maxTurns` model calls without a final output. `state` can be resumed with a larger limit. */
 export class MaxTurnsExceededError extends BatonError implements StateCarrier {
   readonly maxTurns: number;
-  state?: unknown;
   history?: Item[];
   constructor(maxTurns: number) {
     super(
@@ -111,7 +115,6 @@ export class MaxTurnsExceededError extends BatonError implements StateCarrier {
 
 /** The run was aborted through its `signal`. `history` is replayable (no call without output). */
 export class RunAbortedError extends BatonError implements StateCarrier {
-  state?: unknown;
   history?: Item[];
   constructor(message = 'The run was aborted by its AbortSignal.', options?: { cause?: unknown }) {
     super(message, options);
@@ -181,7 +184,6 @@ export class SessionError extends BatonError {
 /** An input guardrail's tripwire fired: the run stopped. `result` is the guardrail's result. */
 export class InputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
   readonly result: unknown;
-  state?: unknown;
   constructor(guardrailName: string, result: unknown) {
     super(
       `Input guardrail "${guardrailName}" triggered its tripwire; the run stopped before any tool ran.`,
@@ -193,7 +195,6 @@ export class InputGuardrailTripwireTriggered extends BatonError implements State
 /** An output guardrail's tripwire fired on the final output. `result` is the guardrail's result. */
 export class OutputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
   readonly result: unknown;
-  state?: unknown;
   constructor(guardrailName: string, result: unknown) {
     super(`Output guardrail "${guardrailName}" triggered its tripwire on the final output.`);
     this.result = result;

@@ -4,7 +4,7 @@
  * A streamed call that already emitted output is never replayed.
  */
 
-import { ModelCallError } from '../errors/errors.js';
+import { ModelBehaviorError, ModelCallError } from '../errors/errors.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { addUsage } from '../model/usage.js';
 import type { GenerationSpanData, Span } from '../tracing/span-types.js';
@@ -12,6 +12,7 @@ import { callHooks } from './call-hooks.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { backoffDelayMs, defaultRetryAdvice, sleep, toAbortError } from './retry.js';
 import type { RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 const OUTPUT_EVENTS = new Set([
   'text_delta',
@@ -62,6 +63,18 @@ export async function callModel(
       rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
     throw error;
   }
+  if (
+    !response ||
+    !Array.isArray(response.output) ||
+    response.output.some((i) => !i || typeof i.type !== 'string')
+  ) {
+    const error = new ModelBehaviorError(
+      `Model "${plan.model.provider}:${plan.model.modelId}" returned a response without a valid output list (every item needs a string "type"). Check the Model implementation.`,
+    );
+    if (span) rt.tracer!.endSpan(span, { message: error.message });
+    throw error;
+  }
+  response.usage ??= {};
   if (span) finishGenerationSpan(rt, span, response);
   addUsage(state.context.usage, { requests: 1, ...response.usage });
   state.modelResponses.push(response);
@@ -106,7 +119,7 @@ async function attemptWithRetries(
   for (let attempt = 1; ; attempt++) {
     let emitted = false;
     try {
-      if (!rt.stream) return await plan.model.getResponse(request);
+      if (!rt.stream) return await untilAborted(plan.model.getResponse(request), request.signal);
       let done: ModelResponse | undefined;
       for await (const event of plan.model.getStreamedResponse(request)) {
         if (event.type === 'response_done') done = event.response;

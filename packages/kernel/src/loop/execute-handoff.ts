@@ -10,6 +10,7 @@ import { runItemsToInputItems } from '../items/run-items.js';
 import type { HandoffSpanData } from '../tracing/span-types.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { type AnyAgent, appendItems, type RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Output text for handoff calls beyond the first one of a response. */
 export const IGNORED_HANDOFF_TEXT = 'Multiple handoffs detected, ignoring this one.';
@@ -44,7 +45,8 @@ export async function executeHandoff(
     if (span) rt.tracer!.endSpan(span, { message: 'invalid handoff arguments' });
     return undefined;
   }
-  if (h.onHandoff) await h.onHandoff(state.context, parsed.value);
+  if (h.onHandoff)
+    await untilAborted(Promise.resolve(h.onHandoff(state.context, parsed.value)), rt.signal);
   const out: FunctionCallOutputItem = {
     type: 'function_call_output',
     call_id: call.call_id,

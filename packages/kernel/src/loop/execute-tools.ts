@@ -37,6 +37,8 @@ export interface ToolExecutionResult {
   approvals: ToolApprovalRunItem<AnyAgent>[];
   /** Results of tools that actually ran (for `toolUseBehavior`). */
   toolResults: FunctionToolResult[];
+  /** The first error of a call that failed the run (abort, fatal tool error); others finished. */
+  error?: { value: unknown };
 }
 
 type CallOutcome =
@@ -53,18 +55,25 @@ export async function executeFunctionCalls(
   const outcomes: CallOutcome[] = new Array(calls.length);
   const limit = Math.max(1, rt.options.maxToolConcurrency ?? 8);
   let next = 0;
+  let error: { value: unknown } | undefined;
   const worker = async () => {
-    while (next < calls.length) {
+    while (next < calls.length && !error) {
       const index = next++;
-      outcomes[index] = await executeOne(rt, plan, calls[index]);
+      try {
+        outcomes[index] = await executeOne(rt, plan, calls[index]);
+      } catch (e) {
+        error ??= { value: e };
+        outcomes[index] = { kind: 'skip' };
+      }
     }
   };
   const workers: Promise<void>[] = [];
   for (let i = 0; i < Math.min(limit, calls.length); i++) workers.push(worker());
   await Promise.all(workers);
-  const result: ToolExecutionResult = { outputs: [], approvals: [], toolResults: [] };
+  const result: ToolExecutionResult = { outputs: [], approvals: [], toolResults: [], error };
   for (let i = 0; i < outcomes.length; i++) {
     const o = outcomes[i];
+    if (!o) continue;
     if (o.kind === 'output') {
       result.outputs.push(o.item);
       if (o.ran)

@@ -77,26 +77,48 @@ describe('invariant 1: one turn = one model call; maxTurns counts model calls', 
 });
 
 describe('invariant 2: a call id is executed at most once', () => {
-  it('does not re-run a tool when the model repeats a call id already answered', async () => {
-    let runs = 0;
+  it('a call id the model reuses in a later turn is renamed, run once and answered once', async () => {
+    const ran: number[] = [];
     const { sync } = await runBothModes(() => {
       const t = tool({
-        name: 'once',
+        name: 't',
         description: '',
-        execute: () => {
-          runs++;
-          return 'done';
+        parameters: z.object({ n: z.number() }),
+        execute: ({ n }) => {
+          ran.push(n);
+          return `n=${n}`;
         },
       });
       const m = new ScriptedModel([
-        [fc('once', {}, 'same')],
-        [fc('once', {}, 'same')],
-        [msg('end')],
+        [fc('t', { n: 1 }, 'dup')],
+        [fc('t', { n: 2 }, 'dup')],
+        [msg('done')],
       ]);
-      return { agent: new Agent({ name: 'a', tools: [t], model: m }), input: 'x' };
+      return { agent: new Agent({ name: 'a', tools: [t], model: m }), input: 'x', models: [m] };
     });
-    expect(sync.result!.finalOutput).toBe('end');
-    expect(runs).toBe(2); // once per mode
+    expect(ran).toEqual([1, 2, 1, 2]); // both calls, once per mode
+    const last = sync.models[0].requests[2].input;
+    expect(noDanglingCalls(last)).toBe(true);
+    expect(outputsOf(last)).toEqual({ dup: 'n=1', 't2.0': 'n=2' });
+  });
+
+  it('duplicate call ids in one response are told apart; approving one does not approve the other', async () => {
+    let runs = 0;
+    const t = tool({ name: 't', description: '', needsApproval: true, execute: () => ++runs });
+    const a = new Agent({
+      name: 'A',
+      tools: [t],
+      model: new ScriptedModel([
+        [fc('t', { n: 1 }, 'dup'), fc('t', { n: 2 }, 'dup')],
+        [msg('done')],
+      ]),
+    });
+    const r = await run(a, 'x');
+    expect(r.interruptions.map((i) => i.call_id)).toEqual(['dup', 't1.1']);
+    r.state.approve(r.interruptions[0]);
+    r.state.reject(r.interruptions[1]);
+    await run(a, r.state);
+    expect(runs).toBe(1);
   });
 });
 

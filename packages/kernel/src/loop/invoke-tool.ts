@@ -9,6 +9,7 @@ import { withSpanScope } from '../tracing/span-context.js';
 import type { Span } from '../tracing/span-types.js';
 import { PARENT_RUN, type ParentRunLink } from './nested-run.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Runs the tool's `execute` with its timeout, abort signal and durability wrap. */
 export async function invokeTool(
@@ -61,9 +62,9 @@ export async function invokeTool(
   try {
     const scoped = () =>
       rt.tracer && span ? withSpanScope({ tracer: rt.tracer, span }, wrapped) : wrapped();
-    if (tool.timeoutMs === undefined) return await scoped();
+    if (tool.timeoutMs === undefined) return await untilAborted(scoped(), rt.signal);
     return await Promise.race([
-      scoped(),
+      untilAborted(scoped(), rt.signal),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const error = new ToolTimeoutError(tool.name, call.call_id, tool.timeoutMs!);

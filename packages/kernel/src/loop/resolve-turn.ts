@@ -25,6 +25,27 @@ export interface ProcessedResponse {
   lastMessage?: MessageItem;
 }
 
+/**
+ * Records `callId` as used by this run; returns true when it was already used (in the input,
+ * an earlier turn, or earlier in the same response). The set is built on first use.
+ */
+function claimCallId(rt: RunRuntime, callId: string): boolean {
+  let seen = rt.seenCallIds;
+  if (!seen) {
+    seen = new Set<string>();
+    for (const item of rt.state.originalInput)
+      if (item.type === 'function_call') seen.add(item.call_id);
+    for (const item of rt.state.generatedItems) {
+      const raw = item.raw_item as { type: string; call_id?: string };
+      if (raw.type === 'function_call' && raw.call_id) seen.add(raw.call_id);
+    }
+    rt.seenCallIds = seen;
+  }
+  if (seen.has(callId)) return true;
+  seen.add(callId);
+  return false;
+}
+
 /** The output text for a call to a tool that does not exist. */
 export function toolNotFoundText(name: string, plan: TurnPlan): string {
   const names = [...plan.functionTools.keys(), ...plan.handoffs.keys()];
@@ -58,7 +79,13 @@ export function processResponse(
         items.push({ type: 'reasoning_item', agent, raw_item: item });
         break;
       case 'function_call': {
-        if (!item.call_id) item = { ...item, call_id: `t${rt.state.currentTurn}.${index}` };
+        // A missing or already used call id (some OpenAI-compatible servers send none, or the
+        // same one every turn) gets the deterministic id t{turn}.{index}: every call is run and
+        // answered exactly once (invariants 2 and 5).
+        if (!item.call_id || claimCallId(rt, item.call_id)) {
+          item = { ...item, call_id: `t${rt.state.currentTurn}.${index}` };
+          claimCallId(rt, item.call_id);
+        }
         const call = item as FunctionCallItem;
         if (plan.handoffs.has(call.name)) {
           items.push({ type: 'handoff_call_item', agent, raw_item: call });

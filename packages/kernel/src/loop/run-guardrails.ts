@@ -6,10 +6,12 @@
 import {
   InputGuardrailTripwireTriggered,
   OutputGuardrailTripwireTriggered,
+  UserError,
 } from '../errors/errors.js';
 import type { GuardrailResult, InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import type { GuardrailSpanData } from '../tracing/span-types.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 async function runOne(
   rt: RunRuntime,
@@ -22,7 +24,12 @@ async function runOne(
     rt.agentSpan,
   );
   try {
-    const output = await guardrail.execute(args);
+    const output = await untilAborted(Promise.resolve(guardrail.execute(args)), rt.signal);
+    if (!output || typeof output.tripwireTriggered !== 'boolean') {
+      throw new UserError(
+        `Guardrail "${guardrail.name}" must return { tripwireTriggered: boolean, outputInfo? } (got ${JSON.stringify(output) ?? String(output)}).`,
+      );
+    }
     if (span) {
       span.data.triggered = output.tripwireTriggered;
       rt.tracer!.endSpan(span);

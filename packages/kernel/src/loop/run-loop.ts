@@ -4,7 +4,7 @@
  */
 
 import type { RunOutcome } from '../capability/capability.js';
-import { BatonError, MaxTurnsExceededError, RunAbortedError } from '../errors/errors.js';
+import { BatonError, MaxTurnsExceededError, RunAbortedError, UserError } from '../errors/errors.js';
 import { dropOrphanCalls } from '../items/item-helpers.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { AgentSpanData } from '../tracing/span-types.js';
@@ -14,6 +14,7 @@ import { toAbortError } from './retry.js';
 import { runOutputGuardrails } from './run-guardrails.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 import { runTurn } from './run-turn.js';
+import { saveNewItemsToSession } from './session-io.js';
 
 function startAgentSpan(rt: RunRuntime, agent: AnyAgent): void {
   if (!rt.tracer) return;
@@ -49,6 +50,7 @@ export function replayableHistory(rt: RunRuntime) {
 export async function runLoop(rt: RunRuntime): Promise<void> {
   const { state } = rt;
   const topLevel = !rt.nested;
+  state.inUse = true;
   if (topLevel) rt.tracer?.startTrace();
   let failure: { message: string } | undefined;
   let thrown: unknown;
@@ -59,8 +61,11 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
       if (!state.pendingTurn && state.currentTurn >= state.maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
         if (!handler) throw new MaxTurnsExceededError(state.maxTurns);
-        const { finalOutput } = await handler(state.context, { maxTurns: state.maxTurns });
-        await finish(rt, finalOutput);
+        const handled = await handler(state.context, { maxTurns: state.maxTurns });
+        if (!handled || !('finalOutput' in handled)) {
+          throw new UserError('errorHandlers.maxTurns must return { finalOutput }.');
+        }
+        await finish(rt, handled.finalOutput);
         return;
       }
       const step = await runTurn(rt);
@@ -91,9 +96,8 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
         : error;
     failure = { message: final instanceof Error ? final.message : String(final) };
     thrown = final;
-    if (BatonError.isInstance(final) && 'state' in (final as object)) {
-      (final as { state?: unknown }).state ??= state;
-    }
+    // Every Baton error carries the state it stopped in (resumable after e.g. a model outage).
+    if (BatonError.isInstance(final)) (final as { state?: unknown }).state ??= state;
     if (final instanceof MaxTurnsExceededError || final instanceof RunAbortedError)
       final.history = replayableHistory(rt);
     throw final;
@@ -106,6 +110,7 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
         : state.interruptions.length > 0
           ? { type: 'interruption' }
           : { type: 'step' };
+    state.inUse = false;
     await teardownAgents(rt, outcome);
     if (topLevel) rt.tracer?.endTrace();
   }
@@ -115,6 +120,7 @@ async function finish(rt: RunRuntime, output: unknown): Promise<void> {
   const { state } = rt;
   const agent = state.currentAgent;
   await runOutputGuardrails(rt, agent, output);
+  await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
   state.finalOutput = output;
   state.hasFinalOutput = true;
   await callHooks(rt, agent, (h) => h.onAgentEnd?.(state.context, agent, output));

@@ -67,7 +67,9 @@ describe('run options', () => {
     const r = await runner.run(agent, 'hi');
     expect(seen).toEqual([{ tenant: 'acme' }]);
     expect(r.state.maxTurns).toBe(3);
-    await expect(run(agent, 'hi', { maxTurns: 0 })).rejects.toThrow(/maxTurns must be at least 1/);
+    await expect(run(agent, 'hi', { maxTurns: 0 })).rejects.toThrow(
+      /maxTurns must be a whole number of at least 1/,
+    );
   });
 });
 

@@ -3,6 +3,7 @@
  * events whose fields fill in once the run is done). Both read the same `RunState`.
  */
 import type { Agent, OutputOf, OutputType } from '../agent/agent.js';
+import { UserError } from '../errors/errors.js';
 import type { GuardrailResult } from '../guardrail/guardrail.js';
 import type { ToolGuardrailResult } from '../guardrail/tool-guardrail.js';
 import type { Item } from '../items/item-types.js';
@@ -103,6 +104,8 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
   private buffer: RunStreamEvent[] = [];
   private head = 0;
   private done = false;
+  private failed = false;
+  private iterated = false;
   private wake: (() => void) | undefined;
 
   /** Receives the loop's events (bound, so the loop can call it directly). */
@@ -120,21 +123,32 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
     this.completed = loop.then(
       () => this.finish(undefined),
       (error) => {
-        this.finish(error);
+        this.finish(error, true);
         throw error;
       },
     );
     this.completed.catch(() => {});
   }
 
-  private finish(error: unknown): void {
+  private finish(error: unknown, failed = error !== undefined): void {
     this.error = error;
+    this.failed = failed;
     this.done = true;
     this.wake?.();
     this.wake = undefined;
   }
 
+  /**
+   * The run's events, in order. Iterate once: a second iterator (or `toTextStream()` after
+   * iterating) throws `UserError`, since events are handed out as they are consumed.
+   */
   [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent> {
+    if (this.iterated) {
+      throw new UserError(
+        'A StreamedRunResult can be iterated once (its events are consumed as they are read); keep the events you need from the first loop.',
+      );
+    }
+    this.iterated = true;
     const next = (): Promise<IteratorResult<RunStreamEvent>> => {
       if (this.head < this.buffer.length) {
         const value = this.buffer[this.head];
@@ -146,7 +160,7 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
         return Promise.resolve({ value, done: false });
       }
       if (this.done) {
-        return this.error !== undefined
+        return this.failed
           ? Promise.reject(this.error)
           : Promise.resolve({ value: undefined, done: true });
       }

@@ -45,6 +45,8 @@ export interface RunRuntime {
   models: Map<AnyAgent, Model>;
   /** call ids that already have an output (exactly-once per call id). */
   completedCallIds: Set<string>;
+  /** call ids of function calls this run has seen (built on first need). */
+  seenCallIds?: Set<string>;
   /** True for a run started by an agent used as a tool. */
   nested: boolean;
   /** Whether this run segment is resuming a paused state. */

@@ -17,6 +17,7 @@ import { runInputGuardrails } from './run-guardrails.js';
 import { appendItems, currentModelInput, itemEvent, type RunRuntime } from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
+import { checkAborted } from './until-aborted.js';
 
 function emitSince(rt: RunRuntime, from: number): void {
   const items = rt.state.generatedItems;
@@ -27,6 +28,7 @@ function emitSince(rt: RunRuntime, from: number): void {
 export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const { state } = rt;
   const agent = state.currentAgent;
+  checkAborted(rt.signal);
   rt.turnStartIndex = state.generatedItems.length;
   if (state.pendingTurn) {
     rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
@@ -61,8 +63,10 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const guardrails = firstTurn ? agent.inputGuardrails : [];
   const blocking = guardrails.filter((g) => !g.runInParallel);
   if (blocking.length > 0) await runInputGuardrails(rt, agent, blocking);
-  await saveInputToSession(rt);
   const parallel = guardrails.filter((g) => g.runInParallel);
+  // The new input is stored before the model call — or, while parallel guardrails still
+  // judge it, once they all passed (a blocked prompt never reaches the session).
+  if (parallel.length === 0) await saveInputToSession(rt);
   let signal = rt.signal;
   let parallelDone: Promise<unknown> | undefined;
   if (parallel.length > 0) {
@@ -106,7 +110,10 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
     if (parallelDone) await parallelDone;
     throw error;
   }
-  if (parallelDone) await parallelDone;
+  if (parallelDone) {
+    await parallelDone;
+    await saveInputToSession(rt);
+  }
   const processed = processResponse(rt, plan, response);
   const from = state.generatedItems.length;
   appendItems(rt, processed.items);
@@ -136,13 +143,20 @@ async function finishTurn(
   const { state } = rt;
   const agent = plan.agent;
   const from = state.generatedItems.length;
+  // This turn's side effects are pending until they all happened: a failure (abort, fatal
+  // tool error) leaves a state that resumes here, keeping the outputs of calls that finished.
+  state.pendingTurn = pending;
+  checkAborted(rt.signal);
   const exec = await executeFunctionCalls(rt, plan, pending.functionCalls);
   appendItems(rt, exec.outputs);
+  if (exec.error) {
+    emitSince(rt, from);
+    throw exec.error.value;
+  }
   if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
     state.agentsUsedTools.push(agent.name);
   if (exec.approvals.length > 0) {
     emitSince(rt, from);
-    state.pendingTurn = pending;
     state.interruptions = exec.approvals;
     for (const item of exec.approvals) rt.emit(itemEvent(item));
     await saveNewItemsToSession(rt);
@@ -185,6 +199,7 @@ async function finishTurn(
     } else throw parsed.error;
   }
   emitSince(rt, from);
-  await saveNewItemsToSession(rt);
+  // A final output is stored once the output guardrails passed (see run-loop finish()).
+  if (next.type !== 'final_output') await saveNewItemsToSession(rt);
   return next;
 }

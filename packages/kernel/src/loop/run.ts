@@ -3,6 +3,7 @@
  * drains the same event generator the streaming result exposes.
  */
 import type { Agent } from '../agent/agent.js';
+import { collectAgents } from '../agent/agent-graph.js';
 import { UserError } from '../errors/errors.js';
 import { toInputList } from '../items/item-helpers.js';
 import type { AgentInput, Item } from '../items/item-types.js';
@@ -21,6 +22,28 @@ import { prepareSessionInput } from './session-io.js';
 
 const NO_EMIT = (): void => {};
 
+/** Creates the runtime; releases the state's in-use mark when that fails. */
+async function createRuntime(
+  agent: AnyAgent,
+  input: AgentInput | RunState<any, AnyAgent>,
+  options: InternalRunOptions,
+  stream: boolean,
+): Promise<RunRuntime> {
+  try {
+    return await createRuntimeUnsafe(agent, input, options, stream);
+  } catch (error) {
+    if (input instanceof RunState && !isAlreadyRunning(error)) input.inUse = false;
+    throw error;
+  }
+}
+
+function isAlreadyRunning(error: unknown): boolean {
+  return (
+    UserError.isInstance(error) &&
+    (error as Error).message.startsWith('This RunState is already being run')
+  );
+}
+
 /** Internal option: link to the parent run of an agent used as a tool. */
 export type InternalRunOptions = RunOptions & { [PARENT_RUN]?: ParentRunLink };
 
@@ -34,7 +57,7 @@ function rebuildModelInput(state: RunState<any, AnyAgent>): Item[] {
   return [...state.originalInput, ...runItemsToInputItems(state.generatedItems)];
 }
 
-async function createRuntime(
+async function createRuntimeUnsafe(
   agent: AnyAgent,
   input: AgentInput | RunState<any, AnyAgent>,
   options: InternalRunOptions,
@@ -46,6 +69,17 @@ async function createRuntime(
   const resumed = input instanceof RunState;
   if (input instanceof RunState) {
     state = input;
+    if (state.inUse) {
+      throw new UserError(
+        'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
+      );
+    }
+    if (state.hasFinalOutput) {
+      throw new UserError(
+        'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
+      );
+    }
+    state.inUse = true; // set before any await: a concurrent resume of this object is refused
     if (options.context !== undefined) state.context.context = options.context;
     if (options.maxTurns !== undefined) state.maxTurns = options.maxTurns;
   } else {
@@ -61,8 +95,25 @@ async function createRuntime(
     );
   }
   const maxTurns = state.maxTurns;
-  if (!(maxTurns >= 1))
-    throw new UserError(`run(): maxTurns must be at least 1 (got ${maxTurns}).`);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+    throw new UserError(
+      `run(): maxTurns must be a whole number of at least 1 (got ${String(maxTurns)}).`,
+    );
+  }
+  const concurrency = options.maxToolConcurrency;
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
+    throw new UserError(
+      `run(): maxToolConcurrency must be a whole number of at least 1 (got ${String(concurrency)}).`,
+    );
+  }
+  const retries = options.retry?.maxRetries;
+  if (retries !== undefined && (!Number.isInteger(retries) || retries < 0)) {
+    throw new UserError(
+      `run(): retry.maxRetries must be a whole number of at least 0 (got ${String(retries)}).`,
+    );
+  }
+  // Refuse two agents with one name before any model call (a RunState could not rebind them).
+  if (!parent) collectAgents(state.startingAgent);
   if (
     !state.serverConversation &&
     (options.previousResponseId || options.conversationId || options.autoPreviousResponseId)

@@ -69,6 +69,7 @@ export function serializeRunState(
     serverConversation: state.serverConversation,
     agentsUsedTools: state.agentsUsedTools,
     agentStarted: state.agentStarted,
+    ...(state.hasFinalOutput ? { hasFinalOutput: true, finalOutput: state.finalOutput } : {}),
     extensions: state.extensions,
   } as unknown as SerializedRunStateV1 & Record<string, unknown>;
 }
@@ -184,6 +185,15 @@ function build(
   state.serverConversation = data.serverConversation;
   state.agentsUsedTools = data.agentsUsedTools;
   state.agentStarted = data.agentStarted;
+  if (data.hasFinalOutput) {
+    state.hasFinalOutput = true;
+    state.finalOutput = data.finalOutput;
+  }
+  if (state.interruptions.some((i) => i.path.length === 0) && !state.pendingTurn) {
+    throw new UserError(
+      'RunState JSON is inconsistent: it has interruptions but no pending turn. It may be tampered with.',
+    );
+  }
   state.extensions = (data.extensions as Record<string, unknown> | undefined) ?? {};
   for (const [callId, nested] of Object.entries(data.nestedStates)) {
     state.nestedStates[callId] = build(startingAgent, nested, context);

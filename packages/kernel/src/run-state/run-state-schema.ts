@@ -64,6 +64,8 @@ export interface SerializedRunStateV1 {
   };
   agentsUsedTools: string[];
   agentStarted: boolean;
+  hasFinalOutput?: boolean;
+  finalOutput?: unknown;
   extensions?: Record<string, unknown>;
 }
 
@@ -169,6 +171,8 @@ export function createRunStateSchemaV1(z: Z) {
       .optional(),
     agentsUsedTools: z.array(z.string()),
     agentStarted: z.boolean(),
+    hasFinalOutput: z.boolean().optional(),
+    finalOutput: z.unknown().optional(),
     extensions: z.record(z.string(), z.unknown()).optional(),
   });
 

@@ -92,6 +92,8 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   extensions: Record<string, unknown> = {};
   finalOutput?: unknown;
   hasFinalOutput = false;
+  /** True while a run() drives this state (a second concurrent resume is refused). */
+  inUse = false;
 
   constructor(fields: {
     startingAgent: TAgent;
@@ -134,7 +136,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    * The decision for a call: `true` approved, `false` rejected, `undefined` undecided.
    */
   isApproved(toolName: string, callId: string): boolean | undefined {
-    const record = this.approvals[toolName];
+    const record = this.recordOf(toolName);
     if (!record) return undefined;
     const has = (v: boolean | string[]) => v === true || (Array.isArray(v) && v.includes(callId));
     if (has(record.approved)) return true;
@@ -144,7 +146,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
 
   /** The rejection message of a call, if one was given. */
   rejectionMessage(toolName: string, callId: string): string | undefined {
-    const record = this.approvals[toolName];
+    const record = this.recordOf(toolName);
     return record?.messages[callId] ?? record?.messages['*'];
   }
 
@@ -156,6 +158,17 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   ): void {
     if (item?.type !== 'tool_approval_item')
       throw new UserError('approve()/reject() take an item from result.interruptions.');
+    const own = this.interruptions.some(
+      (i) =>
+        i.call_id === item.call_id &&
+        i.tool_name === item.tool_name &&
+        i.path.join('/') === item.path.join('/'),
+    );
+    if (!own && item.path.length === 0) {
+      throw new UserError(
+        `Call ${item.call_id} (${item.tool_name}) is not waiting for a decision in this RunState; take the item from this state's getInterruptions().`,
+      );
+    }
     if (item.path.length > 0) {
       const [head, ...rest] = item.path;
       const nested = this.nestedStates[head];
@@ -166,9 +179,11 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
       nested.decide({ ...item, path: rest }, approved, always, message);
       return;
     }
-    if (!this.approvals[item.tool_name])
-      this.approvals[item.tool_name] = { approved: [], rejected: [], messages: {} };
-    const record = this.approvals[item.tool_name];
+    let record = this.recordOf(item.tool_name);
+    if (!record) {
+      record = { approved: [], rejected: [], messages: {} };
+      this.approvals[item.tool_name] = record;
+    }
     const key = approved ? 'approved' : 'rejected';
     const other = approved ? 'rejected' : 'approved';
     if (always) record[key] = true;
@@ -177,6 +192,11 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
       record[other] = (record[other] as string[]).filter((id) => id !== item.call_id);
     else if (always) record[other] = [];
     if (!approved && message !== undefined) record.messages[always ? '*' : item.call_id] = message;
+  }
+
+  /** The decisions for a tool (own keys only: a tool may be named `toString`). */
+  private recordOf(toolName: string): ToolApprovalRecord | undefined {
+    return Object.hasOwn(this.approvals, toolName) ? this.approvals[toolName] : undefined;
   }
 
   /** Plain JSON (agents by name). Carries `schemaVersion`. */

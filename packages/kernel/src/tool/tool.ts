@@ -195,6 +195,12 @@ export function parseToolArguments<T>(
   schema: Pick<ResolvedSchema<T>, 'validate'>,
 ): Validation<T> | Promise<Validation<T>> {
   let value: unknown;
+  if (typeof json !== 'string') {
+    return {
+      ok: false,
+      message: `Invalid arguments for tool "${toolName}": expected a JSON string, got ${typeof json}.`,
+    };
+  }
   try {
     value = json.trim() === '' ? {} : JSON.parse(json);
   } catch (e) {
@@ -233,10 +239,12 @@ export function toToolOutput(value: unknown): string | ContentPart[] {
     return value as ContentPart[];
   if (isContentPart(value)) return [value as ContentPart];
   try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch (error) {
+    return `[tool output could not be serialized: ${(error as Error).message}]`;
   }
+  return `[tool output could not be serialized: ${typeof value}]`;
 }
 
 function isContentPart(v: unknown): boolean {

@@ -43,17 +43,24 @@ export function notifyProcessors(
 ): void {
   for (const p of list) {
     try {
-      fn(p);
-    } catch (error) {
-      if (!reported.has(p)) {
-        reported.add(p);
-        try {
-          errorHandler(error, p);
-        } catch {
-          /* the handler itself must not break the run */
-        }
+      const result = fn(p) as unknown;
+      // An async processor method returns a promise: its rejection is reported, never thrown.
+      if (result && typeof (result as Promise<unknown>).then === 'function') {
+        (result as Promise<unknown>).then(undefined, (error) => report(error, p));
       }
+    } catch (error) {
+      report(error, p);
     }
+  }
+}
+
+function report(error: unknown, p: TracingProcessor): void {
+  if (reported.has(p)) return;
+  reported.add(p);
+  try {
+    errorHandler(error, p);
+  } catch {
+    /* the handler itself must not break the run */
   }
 }
 
@@ -63,7 +70,7 @@ export async function flushTraces(): Promise<void> {
     processors.map((p) =>
       Promise.resolve()
         .then(() => p.forceFlush())
-        .catch((e) => errorHandler(e, p)),
+        .catch((e) => report(e, p)),
     ),
   );
 }

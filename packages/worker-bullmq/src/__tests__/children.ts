@@ -24,7 +24,11 @@ export interface WorkerChild {
 export async function spawnWorker(env: Record<string, string | number>): Promise<WorkerChild> {
   const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', CHILD], {
     cwd: ROOT,
-    env: { ...process.env, ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])), TSX_TSCONFIG_PATH: TSCONFIG },
+    env: {
+      ...process.env,
+      ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])),
+      TSX_TSCONFIG_PATH: TSCONFIG,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -46,8 +50,14 @@ export async function spawnWorker(env: Record<string, string | number>): Promise
   proc.stderr!.on('data', (chunk: Buffer) => {
     err += chunk.toString('utf8');
   });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  const ready = await Promise.race([id.then(() => true), exited.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))]);
+  const exited = new Promise<number | null>((resolve) =>
+    proc.once('exit', (code) => resolve(code)),
+  );
+  const ready = await Promise.race([
+    id.then(() => true),
+    exited.then(() => false),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 20_000)),
+  ]);
   if (!ready) {
     proc.kill('SIGKILL');
     throw new Error(`worker child did not become ready: ${err.slice(-2000)}`);
@@ -70,5 +80,7 @@ export async function killAll(children: WorkerChild[]): Promise<void> {
     c.signal('SIGCONT');
     c.signal('SIGKILL');
   }
-  await Promise.all(children.map((c) => waitFor(() => !alive(c.pid), 10_000, `child ${c.pid} to exit`)));
+  await Promise.all(
+    children.map((c) => waitFor(() => !alive(c.pid), 10_000, `child ${c.pid} to exit`)),
+  );
 }

@@ -38,7 +38,8 @@ function outputsIn(request: ModelRequest): number {
 function lastUserText(request: ModelRequest): string {
   for (let i = request.input.length - 1; i >= 0; i--) {
     const item = request.input[i] as { type: string; role?: string; content?: unknown };
-    if (item.type === 'message' && item.role === 'user') return typeof item.content === 'string' ? item.content : JSON.stringify(item.content);
+    if (item.type === 'message' && item.role === 'user')
+      return typeof item.content === 'string' ? item.content : JSON.stringify(item.content);
   }
   return '';
 }
@@ -59,7 +60,9 @@ function toolTurnsModel(toolName: string): ScriptedModel {
 
 /** The text the writer streams for `input`. */
 export function writerText(input: string): string {
-  return `Once upon a time, ${input} wrote a story about durable workers that never lost a word. `.repeat(3);
+  return `Once upon a time, ${input} wrote a story about durable workers that never lost a word. `.repeat(
+    3,
+  );
 }
 
 /** Wraps a model: counts calls in Redis and paces streamed text deltas. */
@@ -75,7 +78,8 @@ function countedModel(inner: Model, redis: Redis, deltaDelayMs: number): Model {
     async *getStreamedResponse(request): AsyncIterable<ModelStreamEvent> {
       await redis.incr(sink.modelCalls);
       for await (const event of inner.getStreamedResponse(request)) {
-        if (event.type === 'text_delta' && deltaDelayMs > 0) await new Promise((r) => setTimeout(r, deltaDelayMs));
+        if (event.type === 'text_delta' && deltaDelayMs > 0)
+          await new Promise((r) => setTimeout(r, deltaDelayMs));
         yield event;
       }
     },
@@ -98,10 +102,12 @@ export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
       await redis.hincrby(sink.exec, logical, 1);
       if ((await redis.hsetnx(sink.keys, logical, details.idempotencyKey)) === 0) {
         const first = await redis.hget(sink.keys, logical);
-        if (first !== details.idempotencyKey) await redis.hset(sink.keys, logical, `${first},${details.idempotencyKey}`);
+        if (first !== details.idempotencyKey)
+          await redis.hset(sink.keys, logical, `${first},${details.idempotencyKey}`);
       }
       await pause();
-      if (await redis.set(`sink:key:${details.idempotencyKey}`, '1', 'NX')) await redis.hincrby(sink.applied, logical, 1);
+      if (await redis.set(`sink:key:${details.idempotencyKey}`, '1', 'NX'))
+        await redis.hincrby(sink.applied, logical, 1);
       return `credit ${n} applied (attempt ${details.attempt})`;
     },
   });
@@ -121,7 +127,7 @@ export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
 
   const issueRefund = tool({
     name: 'issue_refund',
-    description: 'Refund an order (needs a person\'s approval).',
+    description: "Refund an order (needs a person's approval).",
     parameters: z.object({ orderId: z.string() }),
     needsApproval: true,
     execute: async ({ orderId }, ctx) => {
@@ -132,7 +138,9 @@ export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
   const refundModel = new ScriptedModel(
     [
       (request) => {
-        const output = request.input.find((i) => i.type === 'function_call_output') as { output?: unknown } | undefined;
+        const output = request.input.find((i) => i.type === 'function_call_output') as
+          | { output?: unknown }
+          | undefined;
         if (!output) return [fc('issue_refund', { orderId: lastUserText(request) }, 'refund-1')];
         return [msg(`Refund step finished: ${String(output.output)}`)];
       },
@@ -142,12 +150,34 @@ export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
 
   const creditModel = countedModel(toolTurnsModel('apply_credit'), redis, 0);
   const chargeModel = countedModel(toolTurnsModel('charge_card'), redis, 0);
-  const writerModel = countedModel(new ScriptedModel([(request) => [msg(writerText(lastUserText(request)))]], { whenExhausted: 'repeat_last', chunkSize: 6 }), redis, deltaDelayMs);
+  const writerModel = countedModel(
+    new ScriptedModel([(request) => [msg(writerText(lastUserText(request)))]], {
+      whenExhausted: 'repeat_last',
+      chunkSize: 6,
+    }),
+    redis,
+    deltaDelayMs,
+  );
 
   return {
-    credits: new Agent({ name: 'Credit Agent', instructions: 'Apply three credits.', tools: [applyCredit], model: creditModel }),
-    charges: new Agent({ name: 'Charge Agent', instructions: 'Charge three times.', tools: [chargeCard], model: chargeModel }),
+    credits: new Agent({
+      name: 'Credit Agent',
+      instructions: 'Apply three credits.',
+      tools: [applyCredit],
+      model: creditModel,
+    }),
+    charges: new Agent({
+      name: 'Charge Agent',
+      instructions: 'Charge three times.',
+      tools: [chargeCard],
+      model: chargeModel,
+    }),
     writer: new Agent({ name: 'Writer', instructions: 'Write a story.', model: writerModel }),
-    refunds: new Agent({ name: 'Refund Agent', instructions: 'Refund orders after approval.', tools: [issueRefund], model: refundModel }),
+    refunds: new Agent({
+      name: 'Refund Agent',
+      instructions: 'Refund orders after approval.',
+      tools: [issueRefund],
+      model: refundModel,
+    }),
   };
 }

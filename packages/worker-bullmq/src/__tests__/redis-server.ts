@@ -22,19 +22,44 @@ export interface TestRedis {
 export async function startRedisServer(options: { aof?: boolean } = {}): Promise<TestRedis> {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
-    throw new Error(`redis-server is not installed: run \`apt-get update && apt-get install -y redis-server\` (these integration tests need a real server). ${probe.error?.message ?? probe.stderr}`);
+    throw new Error(
+      `redis-server is not installed: run \`apt-get update && apt-get install -y redis-server\` (these integration tests need a real server). ${probe.error?.message ?? probe.stderr}`,
+    );
   }
   const dir = mkdtempSync(join(tmpdir(), 'baton-bullmq-redis-'));
   const port = await freePort();
   const pidfile = join(dir, 'redis.pid');
   let pid = 0;
   const start = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', options.aof ? 'yes' : 'no'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      options.aof ? 'yes' : 'no',
+    ];
     if (options.aof) args.push('--appendfsync', 'always');
-    args.push('--daemonize', 'yes', '--pidfile', pidfile, '--dir', dir, '--logfile', join(dir, 'redis.log'));
+    args.push(
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      pidfile,
+      '--dir',
+      dir,
+      '--logfile',
+      join(dir, 'redis.log'),
+    );
     const res = spawnSync('redis-server', args, { encoding: 'utf8', timeout: 10_000 });
-    if (res.status !== 0) throw new Error(`redis-server failed to start on port ${port}: ${res.stderr || res.stdout}`);
-    await waitFor(async () => (await ping(port)).startsWith('+PONG'), 10_000, `redis-server on port ${port} to answer PING`);
+    if (res.status !== 0)
+      throw new Error(`redis-server failed to start on port ${port}: ${res.stderr || res.stdout}`);
+    await waitFor(
+      async () => (await ping(port)).startsWith('+PONG'),
+      10_000,
+      `redis-server on port ${port} to answer PING`,
+    );
     await waitFor(
       async () => {
         try {
@@ -114,11 +139,32 @@ function ping(port: number): Promise<string> {
 }
 
 /** Polls `check` every 20 ms until true. @throws after `timeoutMs`, naming `what`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
+}
+
+/**
+ * The queue's job counts once no job is active: the job that paused or finished a run completes
+ * right after its commit, so a count taken at that instant may still see it active.
+ */
+export async function settledJobCounts<T extends Record<string, number>>(
+  count: () => Promise<T>,
+  timeoutMs = 3000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let counts = await count();
+  while ((counts.active ?? 0) > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    counts = await count();
+  }
+  return counts;
 }

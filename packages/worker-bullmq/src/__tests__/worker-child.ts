@@ -12,7 +12,10 @@ const connection = { host: '127.0.0.1', port: env('REDIS_PORT', 6379) };
 const sinkRedis = new Redis(connection);
 const worker = createDurableWorker({
   connection,
-  agents: buildFixtureAgents(sinkRedis, { toolDelayMs: env('TOOL_DELAY_MS', 150), deltaDelayMs: env('DELTA_DELAY_MS', 0) }),
+  agents: buildFixtureAgents(sinkRedis, {
+    toolDelayMs: env('TOOL_DELAY_MS', 150),
+    deltaDelayMs: env('DELTA_DELAY_MS', 0),
+  }),
   queue: { name: process.env.QUEUE ?? 'baton-turns' },
   concurrency: env('CONCURRENCY', 4),
   lockDurationMs: env('LOCK_MS', 2000),
