@@ -6,6 +6,7 @@ export type { McpApprovalPolicy, McpApprovalRequest } from './approval-policy.js
 export { type McpResultOptions, mcpResultToToolOutput } from './convert-mcp-result.js';
 export type { McpListToolsEvent, OnListTools } from './list-tools-event.js';
 export { McpCapability, type McpCapabilityOptions } from './mcp-capability.js';
+export type { MCPHttpServerOptions } from './mcp-http-options.js';
 // Logging and the tracing seam
 export { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
 export { MCPServer } from './mcp-server.js';
