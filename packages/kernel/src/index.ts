@@ -16,6 +16,7 @@ export type { Capability, CapabilityRun, RunOutcome } from './capability/capabil
 // Errors
 export {
   BatonError,
+  DurabilityError,
   InputGuardrailTripwireTriggered,
   MaxTurnsExceededError,
   ModelBehaviorError,

@@ -84,6 +84,8 @@ export function agentAsTool<TContext>(
       const parentOptions = link?.options ?? {};
       const nestedOptions = {
         context: ctx.context,
+        // Deterministic, so a durable driver's journal keys of the nested run survive a crash.
+        runId: `${ctx.runId}.${details.callId}`,
         maxTurns: options.maxTurns ?? 10,
         signal: details.signal,
         modelProvider: parentOptions.modelProvider,

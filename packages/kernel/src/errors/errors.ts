@@ -170,6 +170,12 @@ export class ToolCallInDoubtError extends BatonError {
   }
 }
 
+/**
+ * Thrown by a durable driver's wrap points when its journal cannot be written or a fenced
+ * write was refused: never shown to the model as a tool output; the run (step) fails.
+ */
+export class DurabilityError extends BatonError {}
+
 /** A session store operation failed (`operation` e.g. `'addItems'`, `key` the storage key). */
 export class SessionError extends BatonError {
   readonly operation: string;

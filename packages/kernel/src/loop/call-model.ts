@@ -5,7 +5,7 @@
  */
 
 import { ModelBehaviorError, ModelCallError } from '../errors/errors.js';
-import type { ModelRequest, ModelResponse } from '../model/model.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../model/model.js';
 import { addUsage } from '../model/usage.js';
 import type { GenerationSpanData, Span } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
@@ -50,7 +50,8 @@ export async function callModel(
   let response: ModelResponse;
   try {
     const wrap = rt.options.durability?.wrapModelCall;
-    const call = () => attemptWithRetries(rt, plan, request);
+    const call = (opts?: { onEvent?: (event: ModelStreamEvent) => void }) =>
+      attemptWithRetries(rt, plan, request, opts?.onEvent);
     response = wrap
       ? await wrap(
           { runId: state.runId, turn: state.currentTurn, agentName: plan.agent.name },
@@ -115,16 +116,20 @@ async function attemptWithRetries(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
+  onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<ModelResponse> {
   for (let attempt = 1; ; attempt++) {
     let emitted = false;
     try {
-      if (!rt.stream) return await untilAborted(plan.model.getResponse(request), request.signal);
+      if (!rt.stream && !onEvent) {
+        return await untilAborted(plan.model.getResponse(request), request.signal);
+      }
       let done: ModelResponse | undefined;
       for await (const event of plan.model.getStreamedResponse(request)) {
         if (event.type === 'response_done') done = event.response;
         else if (!emitted && OUTPUT_EVENTS.has(event.type)) emitted = true;
-        rt.emit({ type: 'raw_model_stream_event', data: event });
+        if (onEvent) onEvent(event);
+        if (rt.stream) rt.emit({ type: 'raw_model_stream_event', data: event });
       }
       if (!done) {
         throw new ModelCallError('The model stream ended without a response_done event.', {

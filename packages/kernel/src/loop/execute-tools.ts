@@ -6,6 +6,7 @@
 
 import type { FunctionToolResult } from '../agent/agent.js';
 import {
+  DurabilityError,
   ToolCallError,
   ToolCallInDoubtError,
   ToolGuardrailTripwireTriggered,
@@ -275,7 +276,8 @@ function fatalToolError(
   call: FunctionCallItem,
   error: unknown,
 ): Error | undefined {
-  if (ToolGuardrailTripwireTriggered.isInstance(error)) return error as Error;
+  if (ToolGuardrailTripwireTriggered.isInstance(error) || DurabilityError.isInstance(error))
+    return error as Error;
   if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise') return error;
   if (tool.errorFunction === null) {
     return new ToolCallError(

@@ -7,6 +7,7 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelSettings,
+  ModelStreamEvent,
 } from '../model/model.js';
 import type { Session, SessionInputCallback } from '../session/session.js';
 import type { ToolEffect } from '../tool/tool.js';
@@ -43,10 +44,14 @@ export interface ModelInputData {
  * the tool's declared effect. A driver may return a journaled result instead of calling `fn`.
  */
 export interface DurabilityHooks {
+  /**
+   * `fn` makes the call (with the kernel's retries); give it `onEvent` to stream it — the model's
+   * stream events reach `onEvent` (and the run's own stream, when it streams) as they arrive.
+   */
   wrapModelCall?(
     key: { runId: string; turn: number; agentName: string },
     request: ModelRequest,
-    fn: () => Promise<ModelResponse>,
+    fn: (options?: { onEvent?: (event: ModelStreamEvent) => void }) => Promise<ModelResponse>,
   ): Promise<ModelResponse>;
   /**
    * `approved` is true when a person approved this call (an approval or an in-doubt
@@ -111,6 +116,8 @@ export interface RunOptions<TContext = any> {
   /** Prompt cache key sent to providers that support it. Default: a stable key per run. */
   promptCacheKey?: string;
   durability?: DurabilityHooks;
+  /** The id of a new run (default: generated). Durable drivers use it to key journals. */
+  runId?: string;
 }
 
 /** Non-streaming options. */

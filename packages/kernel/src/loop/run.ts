@@ -90,7 +90,7 @@ async function createRuntimeUnsafe(
     state = RunState.create(
       agent,
       originalInput,
-      new RunContext(options.context),
+      new RunContext(options.context, { runId: options.runId }),
       options.maxTurns ?? 10,
     );
   }
