@@ -9,10 +9,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startTestRedis } from '@baton/testing';
 import { createDurableRunner, type DurableRunEvent } from '@baton/worker-bullmq';
 import { Redis } from 'ioredis';
 import { buildDesk, REFUNDS_KEY } from './desk.js';
-import { startRedis } from './redis-server.js';
 
 const quiet = process.argv.includes('--quiet');
 const log = (...args: unknown[]) => {
@@ -53,7 +53,7 @@ function describe(e: DurableRunEvent): string {
   return e.type;
 }
 
-const server = await startRedis();
+const server = await startTestRedis();
 const connection = { host: '127.0.0.1', port: server.port };
 const redis = new Redis(connection);
 const workers: ChildProcess[] = [];
@@ -143,7 +143,7 @@ try {
     ),
   );
   redis.disconnect();
-  await server.stop();
+  await server.dispose();
 }
 if (failures.length > 0) {
   console.error(`durable-support-desk FAILED:\n- ${failures.join('\n- ')}`);

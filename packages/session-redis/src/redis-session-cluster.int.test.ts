@@ -1,9 +1,8 @@
 import type { Item } from '@baton/kernel';
 import { RedisSession } from '@baton/session-redis';
-import { describeSessionConformance } from '@baton/testing';
+import { describeSessionConformance, startTestRedis, type TestRedis } from '@baton/testing';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from './test-redis.js';
 
 let redis: TestRedis;
 let cluster: Cluster;

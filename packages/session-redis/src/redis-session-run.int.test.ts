@@ -1,9 +1,8 @@
 import { Agent, BatonError, type Item, run, SessionError, tool } from '@baton/kernel';
 import { RedisSession } from '@baton/session-redis';
-import { fc, msg, ScriptedModel } from '@baton/testing';
+import { fc, msg, ScriptedModel, startTestRedis, type TestRedis } from '@baton/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from './test-redis.js';
 
 let redis: TestRedis;
 let admin: Redis;

@@ -1,9 +1,8 @@
 import { BatonError, type Item, SessionError, UserError } from '@baton/kernel';
 import { RedisSession } from '@baton/session-redis';
-import { describeSessionConformance } from '@baton/testing';
+import { describeSessionConformance, startTestRedis, type TestRedis } from '@baton/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestRedis, type TestRedis } from './test-redis.js';
 
 let redis: TestRedis;
 const clients: Redis[] = [];

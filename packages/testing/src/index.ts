@@ -33,6 +33,7 @@ export {
   type SessionFactory,
   type SessionFixture,
 } from './session-conformance.js';
+export { processAlive, startTestRedis, type TestRedis, waitFor } from './test-redis.js';
 export {
   describeTracingConformance,
   type TracingConformanceContext,

@@ -207,7 +207,7 @@ describe('approvals and RunState', () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-state-'));
     const file = join(dir, 'state.json');
     writeFileSync(file, r1.state.toString());
-    const child = new URL('../__tests__/resume-child.ts', import.meta.url).pathname;
+    const child = new URL('../../test-support/resume-child.ts', import.meta.url).pathname;
     const out = execFileSync(process.execPath, ['--import', 'tsx', child, file], {
       encoding: 'utf8',
     });

@@ -1,7 +1,8 @@
 /**
- * Test helper (not exported from the package index): starts a real `redis-server` on a free
- * 127.0.0.1 port in a temporary folder, and stops it by its pid. Standalone or as a one-node
- * Redis Cluster (all 16384 slots on the node).
+ * `startTestRedis()`: a real `redis-server` on a free 127.0.0.1 port in a temporary folder,
+ * started daemonized with a pidfile and stopped by its pid. Standalone, with AOF (`aof: true`:
+ * `appendfsync always`, so a restarted server has every acknowledged write), or as a one-node
+ * Redis Cluster (all 16384 slots on the node). For integration tests and examples (Node only).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,8 @@ export interface TestRedis {
   readonly port: number;
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
+  /** ioredis / BullMQ connection options for this server. */
+  readonly connection: { host: string; port: number };
   /** The pid of the running server (changes after `start()`). */
   readonly pid: number;
   /** Stops the server by pid (`SIGTERM` by default; `SIGKILL` to simulate a crash) and waits until it is gone. */
@@ -32,7 +35,9 @@ const INSTALL_HINT =
  * --pidfile F` and waits (≤ 10 s) until it answers PING.
  * @throws Error saying how to install redis-server when it is missing.
  */
-export async function startTestRedis(options: { cluster?: boolean } = {}): Promise<TestRedis> {
+export async function startTestRedis(
+  options: { cluster?: boolean; aof?: boolean } = {},
+): Promise<TestRedis> {
   const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0)
     throw new Error(`${INSTALL_HINT} (${probe.error?.message ?? probe.stderr})`);
@@ -50,8 +55,9 @@ export async function startTestRedis(options: { cluster?: boolean } = {}): Promi
       '--save',
       '',
       '--appendonly',
-      'no',
+      options.aof ? 'yes' : 'no',
     ];
+    if (options.aof) args.push('--appendfsync', 'always');
     args.push(
       '--daemonize',
       'yes',
@@ -104,13 +110,17 @@ export async function startTestRedis(options: { cluster?: boolean } = {}): Promi
   };
 
   const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
-    if (!pid || !alive(pid)) return;
+    if (!pid || !processAlive(pid)) return;
     process.kill(pid, signal);
     try {
-      await waitFor(async () => !alive(pid), 5000, `redis-server pid ${pid} to exit`);
+      await waitFor(async () => !processAlive(pid), 5000, `redis-server pid ${pid} to exit`);
     } catch {
       process.kill(pid, 'SIGKILL');
-      await waitFor(async () => !alive(pid), 5000, `redis-server pid ${pid} to exit after SIGKILL`);
+      await waitFor(
+        async () => !processAlive(pid),
+        5000,
+        `redis-server pid ${pid} to exit after SIGKILL`,
+      );
     }
   };
 
@@ -118,6 +128,7 @@ export async function startTestRedis(options: { cluster?: boolean } = {}): Promi
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
+    connection: { host: '127.0.0.1', port },
     get pid() {
       return pid;
     },
@@ -131,7 +142,7 @@ export async function startTestRedis(options: { cluster?: boolean } = {}): Promi
 }
 
 /** True while `pid` runs. A zombie (exited, not yet reaped by init) counts as gone. */
-function alive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
@@ -184,8 +195,9 @@ function complete(reply: string): boolean {
   return length < 0 || Buffer.byteLength(reply, 'utf8') >= eol + 2 + length + 2;
 }
 
-async function waitFor(
-  check: () => Promise<boolean>,
+/** Polls `check` every 25 ms until it is true; throws after `timeoutMs` naming `what`. */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what: string,
 ): Promise<void> {
