@@ -3,8 +3,8 @@
  * approves every interruption, resumes, and prints a JSON summary on stdout.
  */
 import { readFileSync } from 'node:fs';
-import { RunState, run } from '../src/index.js';
 import { buildDesk } from '../src/__tests__/support-desk.js';
+import { RunState, run } from '../src/index.js';
 
 const desk = buildDesk({ refundNeedsApproval: true });
 // This process's refund model only knows the turn after the approval.

@@ -22,7 +22,12 @@ function runOf(agentName: string, context: unknown = {}): CapabilityRun {
     agent: { name: agentName },
     runId: runContext.runId,
     getModel: () => Promise.reject(new Error('no model in this test')),
-    state: { get: (key) => data[key], set: (key, value) => void (data[key] = value) },
+    state: {
+      get: (key) => data[key],
+      set: (key, value) => {
+        data[key] = value;
+      },
+    },
   };
 }
 

@@ -184,14 +184,18 @@ let recordedRoot: string | undefined;
  * @throws Error saying where it looked when the corpus is missing (tests must not skip it).
  */
 export function recordedFixturesDir(): string {
-  if (recordedRoot) return recordedRoot;
+  recordedRoot ??= findRecordedFixtures();
+  return recordedRoot;
+}
+
+function findRecordedFixtures(): string {
   const fromEnv = process.env.BATON_RECORDED_FIXTURES;
-  if (fromEnv) return (recordedRoot = resolve(fromEnv));
+  if (fromEnv) return resolve(fromEnv);
   const tried: string[] = [];
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const candidate = join(dir, 'shared', 'fixtures', 'recorded');
     tried.push(candidate);
-    if (existsSync(candidate)) return (recordedRoot = candidate);
+    if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) break;
   }
   throw new Error(

@@ -1,7 +1,6 @@
 /** Regression tests for bad input and hostile edge cases (found by an adversarial review). */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import {
   InputGuardrailTripwireTriggered,
