@@ -25,5 +25,9 @@ const summary = await runInteractive(desk.triage, {
 });
 session.close();
 console.log(
-  `\n(${summary.turns} messages, ${summary.approvals.length} approval${summary.approvals.length === 1 ? '' : 's'})`,
+  `\n(${plural(summary.turns, 'message')}, ${plural(summary.approvals.filter((a) => a.approved).length, 'approval')}, ${plural(summary.approvals.filter((a) => !a.approved).length, 'rejection')})`,
 );
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

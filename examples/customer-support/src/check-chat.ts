@@ -25,9 +25,9 @@ const checks: [string, boolean][] = [
     out.includes('approve issue_refund({"orderId":"#42","amountCents":1299})? [y/N]'),
   ],
   ['the refund ran after the "y"', out.includes('Refund of 1299 cents issued for #42.')],
-  ['the ticket was shown', out.includes('[final output] {"orderId":"#42","action":"refund"')],
+  ['the ticket was shown', out.includes('{"orderId":"#42","action":"refund","amountCents":1299')],
   ['the follow-up saw the conversation', out.includes('was issued earlier in this conversation')],
-  ['it summarized 2 messages and 1 approval', out.includes('(2 messages, 1 approval)')],
+  ['it summarized 2 messages and 1 approval', out.includes('(2 messages, 1 approval, 0 rejections)')],
 ];
 for (const [name, ok] of checks) console.log(`${ok ? '✔' : '✘'} chat: ${name}`);
 if (checks.some(([, ok]) => !ok)) {

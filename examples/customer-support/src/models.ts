@@ -65,16 +65,11 @@ function scriptedModels(): DeskModels {
     }),
     refund: scripted((req) => {
       if (hasOutputFor(req.input, 'issue_refund')) {
-        return [
-          msg(
-            JSON.stringify({
-              orderId: '#42',
-              action: 'refund',
-              amountCents: 1299,
-              summary: 'Damaged ceramic mug refunded in full.',
-            }),
-          ),
-        ];
+        const refunded = JSON.stringify(req.input).includes('Refund of 1299 cents issued');
+        const ticket = refunded
+          ? { orderId: '#42', action: 'refund', amountCents: 1299, summary: 'Damaged ceramic mug refunded in full.' }
+          : { orderId: '#42', action: 'deny', amountCents: 0, summary: 'The refund was not approved; a person will follow up.' };
+        return [msg(JSON.stringify(ticket))];
       }
       if (hasOutputFor(req.input, 'lookup_order') && hasOutputFor(req.input, 'policy_agent')) {
         return [fc('issue_refund', { orderId: '#42', amountCents: 1299 }, id('refund', req))];

@@ -103,9 +103,12 @@ export async function runInteractive(
       summary.lastOutput = result.finalOutput;
       const answered = result.lastAgent;
       if (options.nextMessageAgent !== 'starting') current = answered;
-      if (typeof result.finalOutput !== 'string') {
-        write(`${stream ? '\n' : ''}  [final output] ${JSON.stringify(result.finalOutput)}\n`);
-      } else write(stream ? '\n' : `${answered.name}> ${result.finalOutput}\n`);
+      // Streamed answers were printed as they came (structured output as its JSON text).
+      if (stream) write('\n');
+      else {
+        const text = typeof result.finalOutput === 'string' ? result.finalOutput : JSON.stringify(result.finalOutput);
+        write(`${answered.name}> ${text}\n`);
+      }
     }
   } finally {
     rl.close();

@@ -15,11 +15,15 @@ export class BatonError extends Error {
    * For errors thrown by a run: the `RunState` it stopped in (typed loosely to avoid an import
    * cycle). Resumable when the cause is gone, e.g. `run(agent, error.state)` after an outage.
    */
-  state?: unknown;
+  declare state?: unknown;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.kind = new.target.name;
     this.name = new.target.name;
+    // Large attachments stay off the enumerable surface, so logging an error stays readable.
+    for (const key of ['state', 'history']) {
+      Object.defineProperty(this, key, { value: undefined, writable: true, enumerable: false, configurable: true });
+    }
   }
   /**
    * True when `value` is an error of this class (or a subclass), even one thrown by another
@@ -104,7 +108,7 @@ export interface StateCarrier {
 /** The run used `maxTurns` model calls without a final output. `state` can be resumed with a larger limit. */
 export class MaxTurnsExceededError extends BatonError implements StateCarrier {
   readonly maxTurns: number;
-  history?: Item[];
+  declare history?: Item[];
   constructor(maxTurns: number) {
     super(
       `Max turns (${maxTurns}) exceeded without a final output. Raise \`maxTurns\`, or handle it with \`errorHandlers.maxTurns\`.`,
@@ -115,7 +119,7 @@ export class MaxTurnsExceededError extends BatonError implements StateCarrier {
 
 /** The run was aborted through its `signal`. `history` is replayable (no call without output). */
 export class RunAbortedError extends BatonError implements StateCarrier {
-  history?: Item[];
+  declare history?: Item[];
   constructor(message = 'The run was aborted by its AbortSignal.', options?: { cause?: unknown }) {
     super(message, options);
   }
