@@ -22,7 +22,12 @@ export class BatonError extends Error {
     this.name = new.target.name;
     // Large attachments stay off the enumerable surface, so logging an error stays readable.
     for (const key of ['state', 'history']) {
-      Object.defineProperty(this, key, { value: undefined, writable: true, enumerable: false, configurable: true });
+      Object.defineProperty(this, key, {
+        value: undefined,
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
     }
   }
   /**

@@ -1,6 +1,7 @@
 /**
- * `run()` and `Runner`: the entry points. One loop serves both modes: the non-streaming run
- * drains the same event generator the streaming result exposes.
+ * `run()`, `runStep()` and `Runner`: the entry points. One loop serves both modes: it emits the
+ * same events either way; the streaming result hands them to its consumer, the non-streaming
+ * run discards them.
  */
 import type { Agent } from '../agent/agent.js';
 import { collectAgents } from '../agent/agent-graph.js';
@@ -22,6 +23,24 @@ import { prepareSessionInput } from './session-io.js';
 
 const NO_EMIT = (): void => {};
 
+/**
+ * Marks a state as driven by this run (before any await, so a concurrent resume of the same
+ * object is refused) after checking it can be resumed at all.
+ */
+function claimState(state: RunState<any, AnyAgent>): void {
+  if (state.inUse) {
+    throw new UserError(
+      'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
+    );
+  }
+  if (state.hasFinalOutput) {
+    throw new UserError(
+      'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
+    );
+  }
+  state.inUse = true;
+}
+
 /** Creates the runtime; releases the state's in-use mark when that fails. */
 async function createRuntime(
   agent: AnyAgent,
@@ -29,19 +48,14 @@ async function createRuntime(
   options: InternalRunOptions,
   stream: boolean,
 ): Promise<RunRuntime> {
+  if (!(input instanceof RunState)) return buildRuntime(agent, input, options, stream);
+  claimState(input);
   try {
-    return await createRuntimeUnsafe(agent, input, options, stream);
+    return await buildRuntime(agent, input, options, stream);
   } catch (error) {
-    if (input instanceof RunState && !isAlreadyRunning(error)) input.inUse = false;
+    input.inUse = false;
     throw error;
   }
-}
-
-function isAlreadyRunning(error: unknown): boolean {
-  return (
-    UserError.isInstance(error) &&
-    (error as Error).message.startsWith('This RunState is already being run')
-  );
 }
 
 /** Internal option: link to the parent run of an agent used as a tool. */
@@ -57,7 +71,7 @@ function rebuildModelInput(state: RunState<any, AnyAgent>): Item[] {
   return [...state.originalInput, ...runItemsToInputItems(state.generatedItems)];
 }
 
-async function createRuntimeUnsafe(
+async function buildRuntime(
   agent: AnyAgent,
   input: AgentInput | RunState<any, AnyAgent>,
   options: InternalRunOptions,
@@ -69,17 +83,6 @@ async function createRuntimeUnsafe(
   const resumed = input instanceof RunState;
   if (input instanceof RunState) {
     state = input;
-    if (state.inUse) {
-      throw new UserError(
-        'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
-      );
-    }
-    if (state.hasFinalOutput) {
-      throw new UserError(
-        'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
-      );
-    }
-    state.inUse = true; // set before any await: a concurrent resume of this object is refused
     if (options.context !== undefined) state.context.context = options.context;
     if (options.maxTurns !== undefined) state.maxTurns = options.maxTurns;
   } else {
