@@ -63,6 +63,34 @@ export async function runInputGuardrails(
   return results;
 }
 
+/**
+ * Starts parallel input guardrails racing the first model call. `signal` (linked to the run's)
+ * aborts that call when a tripwire fires; `done` settles when every guardrail has — the turn
+ * awaits it before any tool or handoff runs.
+ */
+export function startParallelInputGuardrails(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  guardrails: InputGuardrail[],
+): { signal: AbortSignal; done: Promise<unknown> } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(rt.signal?.reason);
+  rt.signal?.addEventListener('abort', onAbort, { once: true });
+  const done = runInputGuardrails(rt, agent, guardrails).then(
+    (results) => {
+      rt.signal?.removeEventListener('abort', onAbort);
+      return results;
+    },
+    (error) => {
+      rt.signal?.removeEventListener('abort', onAbort);
+      controller.abort(error);
+      throw error;
+    },
+  );
+  done.catch(() => {});
+  return { signal: controller.signal, done };
+}
+
 /** Runs output guardrails on the final output; rejects with the first tripwire. */
 export async function runOutputGuardrails(
   rt: RunRuntime,

@@ -13,7 +13,7 @@ import { executeFunctionCalls } from './execute-tools.js';
 import type { NextStep } from './next-step.js';
 import { prepareTurn, type TurnPlan } from './prepare-turn.js';
 import { parseFinalOutput, processResponse } from './resolve-turn.js';
-import { runInputGuardrails } from './run-guardrails.js';
+import { runInputGuardrails, startParallelInputGuardrails } from './run-guardrails.js';
 import { appendItems, currentModelInput, itemEvent, type RunRuntime } from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
@@ -67,19 +67,10 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   // The new input is stored before the model call — or, while parallel guardrails still
   // judge it, once they all passed (a blocked prompt never reaches the session).
   if (parallel.length === 0) await saveInputToSession(rt);
-  let signal = rt.signal;
-  let parallelDone: Promise<unknown> | undefined;
-  if (parallel.length > 0) {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(rt.signal?.reason);
-    rt.signal?.addEventListener('abort', onAbort, { once: true });
-    signal = controller.signal;
-    parallelDone = runInputGuardrails(rt, agent, parallel).catch((error) => {
-      controller.abort(error);
-      throw error;
-    });
-    parallelDone.catch(() => {});
-  }
+  const racing =
+    parallel.length > 0 ? startParallelInputGuardrails(rt, agent, parallel) : undefined;
+  const signal = racing?.signal ?? rt.signal;
+  const parallelDone = racing?.done;
   const conv = state.serverConversation;
   const request: ModelRequest = {
     systemInstructions,
