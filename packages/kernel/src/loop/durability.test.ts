@@ -128,3 +128,35 @@ describe('durable seams', () => {
     ).rejects.toBeInstanceOf(DurabilityError);
   });
 });
+
+describe('a state made by a driver before the first turn', () => {
+  it('runs input guardrails on its input and stores it in the session', async () => {
+    const { inputGuardrail } = await import('../guardrail/guardrail.js');
+    const { MemorySession } = await import('../session/memory-session.js');
+    const { RunContext } = await import('./run-context.js');
+    const seen: unknown[] = [];
+    const g = inputGuardrail({
+      name: 'g',
+      runInParallel: false,
+      execute: ({ input }) => {
+        seen.push(input);
+        return { tripwireTriggered: false };
+      },
+    });
+    const agent = new Agent({
+      name: 'A',
+      inputGuardrails: [g],
+      model: new ScriptedModel([[msg('hi')]]),
+    });
+    const input = [{ type: 'message' as const, role: 'user' as const, content: 'hello' }];
+    const state = RunState.create(agent, input, new RunContext(undefined, { runId: 'run_d' }), 10);
+    const session = new MemorySession();
+    const step = await runStep(agent, state, { session });
+    expect(step.nextStep).toBe('final_output');
+    expect(seen).toEqual([input]);
+    expect((await session.getItems()).map((i: any) => i.content?.[0]?.text ?? i.content)).toEqual([
+      'hello',
+      'hi',
+    ]);
+  });
+});

@@ -83,6 +83,15 @@ async function buildRuntime(
   const resumed = input instanceof RunState;
   if (input instanceof RunState) {
     state = input;
+    // A state that never ran (e.g. made with RunState.create by a durable driver) still has
+    // its new input to judge and store: input guardrails and the session see it as new.
+    if (
+      state.currentTurn === 0 &&
+      state.generatedItems.length === 0 &&
+      !state.inputSavedToSession
+    ) {
+      newInput = state.originalInput;
+    }
     if (options.context !== undefined) state.context.context = options.context;
     if (options.maxTurns !== undefined) state.maxTurns = options.maxTurns;
   } else {
