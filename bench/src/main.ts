@@ -1,9 +1,11 @@
 /**
  * `npm run bench [-- --quick] [-- --only S1,S2] [-- --json]`: Baton side by side with
- * @openai/agents and the Vercel AI SDK (issue 8). Prints the Markdown report (or the JSON with
- * `--json`); a full run of every scenario also writes `results/latest.{json,md}` and a dated copy.
- * Progress goes to stderr. Exits 1 when a scenario's correctness check fails; missed targets are
- * reported, never an exit code (benchmarks are not assertions).
+ * @openai/agents and the Vercel AI SDK (issue 8, S1–S9), and Baton services with no peer
+ * equivalent on a local redis-server (R1: Redis session, issue 5; W1: durable worker, issue 13).
+ * Prints the Markdown report (or the JSON with `--json`); a full run of every scenario also writes
+ * `results/latest.{json,md}` and a dated copy. Progress goes to stderr. Exits 1 when a scenario's
+ * correctness check fails or redis-server is missing for R1/W1; missed targets are reported,
+ * never an exit code (benchmarks are not assertions).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -13,19 +15,33 @@ import { gcAvailable, type MeasureOptions } from './harness.js';
 import { s8 } from './memory.js';
 import { RuntimeWorker } from './remote.js';
 import { machine, packageVersion, type Report, renderMarkdown } from './report.js';
-import { type Row, RUNTIMES } from './rows.js';
+import { ALL_SCENARIOS, type Row, RUNTIMES } from './rows.js';
 import { IN_PROCESS } from './scenarios.js';
 import { CONCURRENT_RUNS, HOLD_TURN, LOOP_TOOL_TURNS, STREAM_DELTAS } from './script.js';
+import {
+  failedChecks,
+  MissingServiceError,
+  requireRedisServer,
+  type ServiceResult,
+  withLoad,
+} from './services.js';
 import { evaluateTargets } from './targets.js';
 import type { RuntimeId } from './types.js';
 
-const ALL = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'];
-const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…] [--json]';
+const ALL = ALL_SCENARIOS;
+const SERVICES = ['R1', 'W1'];
+const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1] [--json]';
 
 interface Settings extends MeasureOptions {
   s8Rounds: number;
   s8Runs: number;
   s9Spawns: number;
+  /** R1: upper bound of each measured loop and its warm-up (ms). */
+  r1DurationMs: number;
+  r1WarmupMs: number;
+  /** W1: durable runs and worker processes. */
+  w1Runs: number;
+  w1Workers: number;
 }
 const FULL: Settings = {
   rounds: 11,
@@ -34,6 +50,10 @@ const FULL: Settings = {
   s8Rounds: 3,
   s8Runs: CONCURRENT_RUNS,
   s9Spawns: 21,
+  r1DurationMs: 2000,
+  r1WarmupMs: 300,
+  w1Runs: 1000,
+  w1Workers: 4,
 };
 const QUICK: Settings = {
   rounds: 3,
@@ -42,6 +62,10 @@ const QUICK: Settings = {
   s8Rounds: 1,
   s8Runs: 250,
   s9Spawns: 3,
+  r1DurationMs: 300,
+  r1WarmupMs: 50,
+  w1Runs: 200,
+  w1Workers: 2,
 };
 
 function parseArgs(argv: string[]) {
@@ -75,12 +99,18 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (!gcAvailable) throw new Error('run with node --expose-gc (npm run bench does)');
   const settings = args.quick ? QUICK : FULL;
+  const services = args.only.filter((s) => SERVICES.includes(s));
+  const compared = args.only.filter((s) => !SERVICES.includes(s));
+  // Fail before measuring anything else, not after minutes of S1–S9.
+  const redisVersion = services.length ? requireRedisServer(services) : undefined;
   const started = performance.now();
   const loadAtStart = loadavg()[0];
 
   const workers: RuntimeWorker[] = [];
   const unavailable: Partial<Record<RuntimeId, string>> = {};
-  const started_ = await Promise.allSettled(RUNTIMES.map((id) => RuntimeWorker.start(id)));
+  const started_ = compared.length
+    ? await Promise.allSettled(RUNTIMES.map((id) => RuntimeWorker.start(id)))
+    : [];
   started_.forEach((r, i) => {
     if (r.status === 'fulfilled') workers.push(r.value);
     else {
@@ -90,6 +120,7 @@ async function main(): Promise<void> {
   });
   const ids = workers.map((w) => w.id);
   const rows: Row[] = [];
+  const serviceResults: ServiceResult[] = [];
   const notes: string[] = [];
   for (const scenario of args.only) {
     const t0 = performance.now();
@@ -108,6 +139,15 @@ async function main(): Promise<void> {
       notes.push(
         `S9: \`node -e 0\` takes ${r.nodeBaselineMs.toFixed(0)} ms here; import times are above it; importing \`zod\` alone takes ${r.zodImportMs.toFixed(0)} ms.`,
       );
+    } else if (scenario === 'R1') {
+      // Loaded only when asked for, so `--only S1` stays fast.
+      const { r1 } = await import('./redis-session-bench.js');
+      const o = { durationMs: settings.r1DurationMs, warmupMs: settings.r1WarmupMs };
+      serviceResults.push(await withLoad('R1', () => r1(o, log)));
+    } else if (scenario === 'W1') {
+      const { w1 } = await import('./durable-worker-bench.js');
+      const o = { runs: settings.w1Runs, workers: settings.w1Workers };
+      serviceResults.push(await withLoad('W1', () => w1(o, log)));
     }
     log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -121,22 +161,30 @@ async function main(): Promise<void> {
       machine: machine(),
       loadAverage: [loadAtStart, loadavg()[0]],
       node: process.version,
-      versions: Object.fromEntries(
-        ['@baton/kernel', '@openai/agents', 'ai', 'zod', 'esbuild'].map((p) => [
-          p,
-          packageVersion(p),
-        ]),
-      ),
-      settings: { ...settings },
+      versions: {
+        ...Object.fromEntries(
+          [
+            '@baton/kernel',
+            ...(compared.length ? ['@openai/agents', 'ai', 'zod', 'esbuild'] : []),
+            ...(services.includes('R1') ? ['@baton/session-redis'] : []),
+            ...(services.includes('W1') ? ['@baton/worker-bullmq', 'bullmq'] : []),
+            ...(services.length ? ['ioredis'] : []),
+          ].map((p) => [p, packageVersion(p)]),
+        ),
+        ...(redisVersion ? { 'redis-server': redisVersion } : {}),
+      },
+      settings: settingsFor(settings, args.only),
       unavailable,
       notes: [
         ...methodNotes(settings, args.only),
+        ...serviceResults.flatMap((r) => r.notes),
         ...notes,
         `Total bench time ${((performance.now() - started) / 1000).toFixed(0)} s.`,
       ],
     },
     rows,
     targets: evaluateTargets(rows),
+    services: serviceResults,
   };
   const markdown = renderMarkdown(report);
   process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
@@ -146,6 +194,21 @@ async function main(): Promise<void> {
     log('bench incomplete: a runtime could not be loaded (see above)');
     process.exitCode = 1;
   }
+  const failed = failedChecks(serviceResults);
+  if (failed.length > 0) {
+    log(`bench failed: correctness check(s) failed: ${failed.join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+/** The settings that apply to the scenarios run (`r1…` to R1, `w1…` to W1, the rest to S1–S9). */
+function settingsFor(settings: Settings, scenarios: string[]): Record<string, number> {
+  const owner = (key: string) => (/^[rw]1/.test(key) ? key.slice(0, 2).toUpperCase() : 'S');
+  return Object.fromEntries(
+    Object.entries(settings).filter(([key]) =>
+      scenarios.some((s) => (owner(key) === 'S' ? s.startsWith('S') : s === owner(key))),
+    ),
+  );
 }
 
 function methodNotes(settings: Settings, scenarios: string[]): string[] {
@@ -179,14 +242,18 @@ function methodNotes(settings: Settings, scenarios: string[]): string[] {
       'AI SDK: ToolLoopAgent with stopWhen stepCountIs(20); no handoffs (S4) and no run state (S7).',
     ],
   ];
-  const inProcess = scenarios.some((s) => Number(s.slice(1)) <= 7);
+  const inProcess = scenarios.some((s) => s.startsWith('S') && Number(s.slice(1)) <= 7);
   return [
     ...(inProcess
       ? [
           'S1–S7 run each runtime in its own worker process (@openai/agents turns on AsyncLocalStorage, which slows every promise in a process); samples are interleaved across the workers.',
         ]
       : []),
-    ...notes.filter(([s]) => s === '*' || scenarios.includes(s)).map(([, n]) => n),
+    ...notes
+      .filter(
+        ([s]) => (s === '*' && scenarios.some((x) => x.startsWith('S'))) || scenarios.includes(s),
+      )
+      .map(([, n]) => n),
   ];
 }
 
@@ -205,6 +272,12 @@ function writeResults(report: Report, markdown: string): void {
 class UsageError extends Error {}
 
 main().catch((e) => {
-  log(e instanceof UsageError ? e.message : `bench failed: ${(e as Error).stack ?? e}`);
+  log(
+    e instanceof UsageError
+      ? e.message
+      : e instanceof MissingServiceError
+        ? `bench failed: ${e.message}`
+        : `bench failed: ${(e as Error).stack ?? e}`,
+  );
   process.exit(1);
 });

@@ -7,10 +7,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus, release, totalmem, type } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fmt } from './format.js';
 import type { Stats } from './harness.js';
-import { type Row, RUNTIME_LABELS, RUNTIMES, ratioToBestPeer } from './rows.js';
+import { ALL_SCENARIOS, type Row, RUNTIME_LABELS, RUNTIMES, ratioToBestPeer } from './rows.js';
+import { renderServices, type ServiceResult } from './services.js';
 import { rowMark, type TargetResult } from './targets.js';
 import type { RuntimeId } from './types.js';
+
+export { fmt };
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -35,6 +39,8 @@ export interface Report {
   meta: Meta;
   rows: Row[];
   targets: TargetResult[];
+  /** R1/W1: Baton services with no peer equivalent (empty when none ran). */
+  services: ServiceResult[];
 }
 
 /** The installed version of a package (read from its package.json), or `?`. */
@@ -56,16 +62,6 @@ export function machine(): Meta['machine'] {
     memoryGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     os: `${type()} ${release()}`,
   };
-}
-
-/** Formats a number with 3 significant-ish digits and thousands separators. */
-export function fmt(x: number): string {
-  const a = Math.abs(x);
-  const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
-  return x.toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
 }
 
 function cell(s: Stats | undefined, why: string | undefined): string {
@@ -135,8 +131,22 @@ export function renderMarkdown(report: Report): string {
   const unavailable = Object.entries(m.unavailable).map(
     ([k, v]) => `- ${RUNTIME_LABELS[k as RuntimeId]} not run: ${v}`,
   );
+  const compared = report.rows.length
+    ? [
+        'Values: median (min–max over interleaved rounds); lower is better everywhere in this table. Zero-latency',
+        "fake models implement each SDK's own model interface; tracing off.",
+        '',
+        renderTable(report),
+        '',
+        '## Targets (issue 8)',
+        '',
+        renderTargets(report.targets),
+        '',
+      ]
+    : [];
+  const services = report.services.length ? [renderServices(report.services), ''] : [];
   return [
-    `# Baton benchmark (${m.mode} run${m.scenarios.length < 9 ? `, ${m.scenarios.join(' ')}` : ''})`,
+    `# Baton benchmark (${m.mode} run${m.scenarios.length < ALL_SCENARIOS.length ? `, ${m.scenarios.join(' ')}` : ''})`,
     '',
     `- Date: ${m.date}`,
     `- Machine: ${m.machine.cpuModel} × ${m.machine.cpuCount}, ${m.machine.memoryGb} GB RAM, ${m.machine.os}`,
@@ -145,15 +155,8 @@ export function renderMarkdown(report: Report): string {
     `- Settings: ${settings}`,
     ...unavailable,
     '',
-    'Values: median (min–max over interleaved rounds); lower is better everywhere. Zero-latency fake',
-    "models implement each SDK's own model interface; tracing off.",
-    '',
-    renderTable(report),
-    '',
-    '## Targets (issue 8)',
-    '',
-    renderTargets(report.targets),
-    '',
+    ...compared,
+    ...services,
     '## Notes',
     '',
     ...m.notes.map((n) => `- ${n}`),
