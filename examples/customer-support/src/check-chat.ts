@@ -27,7 +27,10 @@ const checks: [string, boolean][] = [
   ['the refund ran after the "y"', out.includes('Refund of 1299 cents issued for #42.')],
   ['the ticket was shown', out.includes('{"orderId":"#42","action":"refund","amountCents":1299')],
   ['the follow-up saw the conversation', out.includes('was issued earlier in this conversation')],
-  ['it summarized 2 messages and 1 approval', out.includes('(2 messages, 1 approval, 0 rejections)')],
+  [
+    'it summarized 2 messages and 1 approval',
+    out.includes('(2 messages, 1 approval, 0 rejections)'),
+  ],
 ];
 for (const [name, ok] of checks) console.log(`${ok ? '✔' : '✘'} chat: ${name}`);
 if (checks.some(([, ok]) => !ok)) {

@@ -67,8 +67,18 @@ function scriptedModels(): DeskModels {
       if (hasOutputFor(req.input, 'issue_refund')) {
         const refunded = JSON.stringify(req.input).includes('Refund of 1299 cents issued');
         const ticket = refunded
-          ? { orderId: '#42', action: 'refund', amountCents: 1299, summary: 'Damaged ceramic mug refunded in full.' }
-          : { orderId: '#42', action: 'deny', amountCents: 0, summary: 'The refund was not approved; a person will follow up.' };
+          ? {
+              orderId: '#42',
+              action: 'refund',
+              amountCents: 1299,
+              summary: 'Damaged ceramic mug refunded in full.',
+            }
+          : {
+              orderId: '#42',
+              action: 'deny',
+              amountCents: 0,
+              summary: 'The refund was not approved; a person will follow up.',
+            };
         return [msg(JSON.stringify(ticket))];
       }
       if (hasOutputFor(req.input, 'lookup_order') && hasOutputFor(req.input, 'policy_agent')) {

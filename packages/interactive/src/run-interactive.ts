@@ -106,7 +106,10 @@ export async function runInteractive(
       // Streamed answers were printed as they came (structured output as its JSON text).
       if (stream) write('\n');
       else {
-        const text = typeof result.finalOutput === 'string' ? result.finalOutput : JSON.stringify(result.finalOutput);
+        const text =
+          typeof result.finalOutput === 'string'
+            ? result.finalOutput
+            : JSON.stringify(result.finalOutput);
         write(`${answered.name}> ${text}\n`);
       }
     }
