@@ -159,6 +159,26 @@ describe('guardrails and sessions', () => {
     expect(JSON.stringify(await session.getItems())).not.toContain('SSN');
   });
 
+  it('a session returning garbage is a SessionError naming the index, before any model call', async () => {
+    const m = new ScriptedModel([[msg('x')]]);
+    const broken = {
+      sessionId: 's1',
+      getItems: async () => [{ type: 'message', role: 'user', content: 'ok' }, null] as any,
+      addItems: async () => {},
+      popItem: async () => undefined,
+      clearSession: async () => {},
+    };
+    await expect(run(new Agent({ name: 'A', model: m }), 'x', { session: broken })).rejects.toThrow(
+      /malformed item at index 1/,
+    );
+    await expect(
+      run(new Agent({ name: 'A', model: m }), 'x', {
+        session: { ...broken, getItems: async () => 'nope' as any },
+      }),
+    ).rejects.toMatchObject({ name: 'SessionError', operation: 'getItems' });
+    expect(m.requests).toHaveLength(0);
+  });
+
   it('a guardrail returning nothing is a UserError naming it', async () => {
     const g = inputGuardrail({
       name: 'sloppy',

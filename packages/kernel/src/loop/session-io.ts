@@ -2,6 +2,7 @@
  * Session reads and writes of a run: history prepended before the first model call, the new
  * input stored before it, and each turn's items appended once (also across pause/resume).
  */
+import { SessionError } from '../errors/errors.js';
 import { trimToCleanStart } from '../items/item-helpers.js';
 import type { Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
@@ -12,7 +13,30 @@ import type { RunRuntime } from './run-runtime.js';
 export async function prepareSessionInput(options: RunOptions, newInput: Item[]): Promise<Item[]> {
   const session = options.session;
   if (!session) return newInput;
-  const history = trimToCleanStart(await session.getItems(options.sessionSettings?.limit));
+  const items = await session.getItems(options.sessionSettings?.limit);
+  if (!Array.isArray(items)) {
+    throw new SessionError(
+      `Session "${session.sessionId}" returned ${typeof items} from getItems(); a Session must return an item list.`,
+      {
+        operation: 'getItems',
+        key: session.sessionId,
+      },
+    );
+  }
+  const bad = items.findIndex(
+    (item) =>
+      !item || typeof item !== 'object' || typeof (item as { type?: unknown }).type !== 'string',
+  );
+  if (bad >= 0) {
+    throw new SessionError(
+      `Session "${session.sessionId}" returned a malformed item at index ${bad} (every item needs a string "type"); fix or clear the stored history.`,
+      {
+        operation: 'getItems',
+        key: session.sessionId,
+      },
+    );
+  }
+  const history = trimToCleanStart(items);
   if (options.sessionInputCallback) return options.sessionInputCallback(history, newInput.slice());
   return history.length === 0 ? newInput : [...history, ...newInput];
 }
