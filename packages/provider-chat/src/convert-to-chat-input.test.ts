@@ -5,7 +5,7 @@ import {
   collect,
   type Harness,
   makeRequest,
-  ownJson,
+  sentRequestBody,
   startHarness,
   weatherTool,
 } from './__fixtures__/harness.js';
@@ -15,18 +15,7 @@ afterEach(async () => {
   await h?.close();
 });
 
-/** Sends `input` through the real client and returns the request body the server received. */
-async function sentBody(
-  input: Item[],
-  extra: Parameters<typeof makeRequest>[0] = {},
-  options: Parameters<typeof startHarness>[0] = {},
-) {
-  h = await startHarness(options);
-  h.server.enqueue({ kind: 'json', body: ownJson('text.json') });
-  await h.model.getResponse(makeRequest({ input, ...extra }));
-  expect(h.server.requests).toHaveLength(1);
-  return h.server.requests[0].body;
-}
+const sentBody = sentRequestBody;
 
 describe('request settings', () => {
   it('maps model settings and merges providerOptions of this provider last', async () => {

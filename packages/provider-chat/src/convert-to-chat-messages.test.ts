@@ -1,31 +1,9 @@
 import type { Item } from '@baton/kernel';
 import { fc, fco, msg, reasoning } from '@baton/testing';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type Harness,
-  makeRequest,
-  ownJson,
-  startHarness,
-  weatherTool,
-} from './__fixtures__/harness.js';
+import { describe, expect, it } from 'vitest';
+import { sentRequest, sentRequestBody, weatherTool } from './__fixtures__/harness.js';
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
-
-/** Sends `input` through the real client and returns the request body the server received. */
-async function sentBody(
-  input: Item[],
-  extra: Parameters<typeof makeRequest>[0] = {},
-  options: Parameters<typeof startHarness>[0] = {},
-) {
-  h = await startHarness(options);
-  h.server.enqueue({ kind: 'json', body: ownJson('text.json') });
-  await h.model.getResponse(makeRequest({ input, ...extra }));
-  expect(h.server.requests).toHaveLength(1);
-  return h.server.requests[0].body;
-}
+const sentBody = sentRequestBody;
 
 describe('item → message conversion (asserted on the body the openai client sent)', () => {
   it('puts calls of one turn in ONE assistant message with the text before them, keeps turns separate, and sends each output as a tool message', async () => {
@@ -41,7 +19,7 @@ describe('item → message conversion (asserted on the body the openai client se
       msg('Paris 18C, Tokyo 22C; Oslo 14:05.'),
       msg('Thanks!', 'user'),
     ];
-    const body = await sentBody(input, {
+    const { body, rawBody } = await sentRequest(input, {
       systemInstructions: 'You are a weather bot.',
       tools: [weatherTool],
     });
@@ -117,7 +95,7 @@ describe('item → message conversion (asserted on the body the openai client se
       ]
     `);
     // content is null on the wire, not "" and not missing.
-    expect(h.server.requests[0].rawBody).toContain('"content":null');
+    expect(rawBody).toContain('"content":null');
   });
 
   it('sends a refusal part as the refusal and as the content, never as empty content', async () => {

@@ -1,6 +1,6 @@
 /** Test setup shared by the provider-chat tests: fixture server + unmodified `openai` client. */
 import { readFileSync } from 'node:fs';
-import type { ModelRequest, ModelStreamEvent } from '@baton/kernel';
+import type { Item, ModelRequest, ModelStreamEvent } from '@baton/kernel';
 import { type FixtureServer, startFixtureServer } from '@baton/testing';
 import OpenAI from 'openai';
 import { ChatCompletionsModel, type ChatCompletionsModelOptions } from '../chat-completions-model.js';
@@ -39,6 +39,31 @@ export function makeRequest(partial: Partial<ModelRequest> = {}): ModelRequest {
     tracing: { enabled: false, includeSensitiveData: false },
     ...partial,
   };
+}
+
+/**
+ * Sends `input` (plus `extra` request fields) through the real client once and returns the
+ * request the fixture server received: its parsed `body` and its `rawBody` (the wire text).
+ */
+export async function sentRequest(
+  input: Item[],
+  extra: Partial<ModelRequest> = {},
+  options: Parameters<typeof startHarness>[0] = {},
+): Promise<{ body: any; rawBody: string }> {
+  const h = await startHarness(options);
+  try {
+    h.server.enqueue({ kind: 'json', body: ownJson('text.json') });
+    await h.model.getResponse(makeRequest({ input, ...extra }));
+    if (h.server.requests.length !== 1) throw new Error(`expected 1 request, got ${h.server.requests.length}`);
+    return h.server.requests[0];
+  } finally {
+    await h.close();
+  }
+}
+
+/** The parsed request body of {@link sentRequest}. */
+export async function sentRequestBody(...args: Parameters<typeof sentRequest>): Promise<any> {
+  return (await sentRequest(...args)).body;
 }
 
 /** Drains a stream into a list (bounded: fails past 10,000 events). */
