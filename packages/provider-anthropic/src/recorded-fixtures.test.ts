@@ -1,5 +1,5 @@
 /**
- * Every real recorded Anthropic response body in shared/fixtures/recorded/anthropic-messages/ is
+ * Every real recorded Anthropic response body in fixtures/recorded/anthropic-messages/ is
  * replayed from 127.0.0.1 through the unmodified `@anthropic-ai/sdk` client and this provider
  * (streams: recorded-streams.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Every real recorded Anthropic stream in shared/fixtures/recorded/anthropic-messages/
+ * Every real recorded Anthropic stream in fixtures/recorded/anthropic-messages/
  * (`.chunks.txt` reframed with `chunksToSse`, `.sse` verbatim and in 7-byte slices) replayed
  * through the unmodified `@anthropic-ai/sdk` client into kernel stream events.
  */

@@ -1,5 +1,5 @@
 /**
- * Replays every file of the recorded real traffic in shared/fixtures/recorded/chat-completions/
+ * Replays every file of the recorded real traffic in fixtures/recorded/chat-completions/
  * through the unmodified `openai` client and this provider, one test per file. `.json` files
  * are served as JSON bodies (the error file with its real HTTP 400), `.chunks.txt` via
  * `chunksToSse(text, 'chat')`, `.sse` verbatim. A guard test fails when a file in the folder
@@ -381,7 +381,7 @@ const tests: Record<string, () => Promise<void>> = {
   },
 };
 
-describe(`recorded traffic: shared/fixtures/recorded/${DIR}`, () => {
+describe(`recorded traffic: fixtures/recorded/${DIR}`, () => {
   it('has a test for every file in the folder (none skipped, none missing)', () => {
     const files = readdirSync(recordedFixturePath(DIR))
       .filter((f) => f !== 'README.md')

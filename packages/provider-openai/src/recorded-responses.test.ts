@@ -1,5 +1,5 @@
 /**
- * Replays every recorded non-streamed body in shared/fixtures/recorded/openai-responses/ (`*.json`)
+ * Replays every recorded non-streamed body in fixtures/recorded/openai-responses/ (`*.json`)
  * through the unmodified `openai` client and this provider. Each file has its own test; the items
  * must come out exactly as recorded (the kernel's vocabulary is the Responses item shape), usage
  * mapped, and the file's own specifics asserted. Files that cannot be represented are listed in

@@ -1,5 +1,5 @@
 /**
- * Replays every recorded stream in shared/fixtures/recorded/openai-responses/ through the
+ * Replays every recorded stream in fixtures/recorded/openai-responses/ through the
  * unmodified `openai` client (which parses the SSE) and this provider: `.chunks.txt` framed with
  * `chunksToSse(text, 'responses')`, `.sse` served verbatim. Every file has its own test. Generic
  * no-loss checks run on each successful stream (see `replayStream`); then the file's specifics.

@@ -146,7 +146,7 @@ function serve(
   writeNext();
 }
 
-/** Which SSE framing to rebuild from a recorded `.chunks.txt` (see shared/fixtures/recorded/README.md). */
+/** Which SSE framing to rebuild from a recorded `.chunks.txt` (see fixtures/recorded/README.md). */
 export type SseDialect = 'responses' | 'anthropic' | 'chat';
 
 /**
@@ -178,9 +178,9 @@ export function readFixture(path: string | URL): string {
 let recordedRoot: string | undefined;
 
 /**
- * The recorded-traffic corpus folder (`shared/fixtures/recorded`): `BATON_RECORDED_FIXTURES`
- * if set, else the nearest `shared/fixtures/recorded` found walking up from this package
- * (the team's `shared/` sits beside the repository checkout).
+ * The recorded-traffic corpus folder: `BATON_RECORDED_FIXTURES` if set, else the repository's
+ * `fixtures/recorded/`, found by walking up from this package to the first folder that holds
+ * `fixtures/recorded/README.md` (the corpus' provenance and licence notice).
  * @throws Error saying where it looked when the corpus is missing (tests must not skip it).
  */
 export function recordedFixturesDir(): string {
@@ -193,17 +193,17 @@ function findRecordedFixtures(): string {
   if (fromEnv) return resolve(fromEnv);
   const tried: string[] = [];
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'fixtures', 'recorded');
+    const candidate = join(dir, 'fixtures', 'recorded');
     tried.push(candidate);
-    if (existsSync(candidate)) return candidate;
+    if (existsSync(join(candidate, 'README.md'))) return candidate;
     if (dirname(dir) === dir) break;
   }
   throw new Error(
-    `Recorded API traffic not found (looked in ${tried.join(', ')}). Put the team's shared/ folder beside the checkout or set BATON_RECORDED_FIXTURES.`,
+    `Recorded API traffic not found (looked in ${tried.join(', ')}). It ships in the repository's fixtures/recorded/; set BATON_RECORDED_FIXTURES=<dir> to use another copy.`,
   );
 }
 
-/** Absolute path of a file in the shared recorded-traffic corpus (`shared/fixtures/recorded`). */
+/** Absolute path of a file in the recorded-traffic corpus (`fixtures/recorded/` at the repository root). */
 export function recordedFixturePath(relative: string): string {
   return join(recordedFixturesDir(), relative);
 }

@@ -18,7 +18,7 @@ export function ownJson(name: string): any {
   return JSON.parse(ownFixture(name));
 }
 
-/** Text of a file in shared/fixtures/recorded/anthropic-messages/. */
+/** Text of a file in fixtures/recorded/anthropic-messages/. */
 export function recorded(name: string): string {
   return readFixture(recordedFixturePath(`anthropic-messages/${name}`));
 }
