@@ -57,6 +57,8 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
   try {
     startAgentSpan(rt, state.currentAgent);
     rt.emit({ type: 'agent_updated_stream_event', agent: state.currentAgent });
+    // Resuming a final output whose session write failed: only that write is left to do.
+    if (state.hasFinalOutput) return await complete(rt);
     for (;;) {
       if (!state.pendingTurn && state.currentTurn >= state.maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
@@ -120,8 +122,16 @@ async function finish(rt: RunRuntime, output: unknown): Promise<void> {
   const { state } = rt;
   const agent = state.currentAgent;
   await runOutputGuardrails(rt, agent, output);
-  await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
+  // The output is part of the state before the session write, so a failed write is resumed
+  // by retrying that write alone (no second model call).
   state.finalOutput = output;
   state.hasFinalOutput = true;
-  await callHooks(rt, agent, (h) => h.onAgentEnd?.(state.context, agent, output));
+  await complete(rt);
+}
+
+async function complete(rt: RunRuntime): Promise<void> {
+  const { state } = rt;
+  const agent = state.currentAgent;
+  await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
+  await callHooks(rt, agent, (h) => h.onAgentEnd?.(state.context, agent, state.finalOutput));
 }
