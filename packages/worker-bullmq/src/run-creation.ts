@@ -8,9 +8,9 @@ import {
   type Item,
   RunContext,
   RunState,
+  readSessionHistory,
   type Session,
   toInputList,
-  trimToCleanStart,
   UserError,
 } from '@baton/kernel';
 import { registeredAgent, registryKeyFor } from './agent-lookup.js';
@@ -101,7 +101,9 @@ export async function newRunFromInput(
   const newInput = toInputList(input);
   let history: Item[] = [];
   if (options.sessionId && session)
-    history = trimToCleanStart(await session(options.sessionId).getItems(options.sessionLimit));
+    history = await readSessionHistory(session(options.sessionId), {
+      limit: options.sessionLimit,
+    });
   const traceparent = options.traceparent ?? newTraceparent();
   parseTraceparent(traceparent);
   const state = RunState.create(
