@@ -1,6 +1,7 @@
 /**
  * `RedisSession`: a `Session` (v2) stored in Redis, shared by every process that can reach it.
  */
+import { createHash } from 'node:crypto';
 import type { AddItemsOptions, Item, SessionV2 } from '@baton/kernel';
 import { loadItemSchemas, SessionError, UserError } from '@baton/kernel';
 import type { ChainableCommander, Cluster, Redis, RedisOptions } from 'ioredis';
@@ -88,6 +89,11 @@ if tonumber(ARGV[2]) > 0 then
 end
 return {v, redis.call('LLEN', KEYS[1])}
 `;
+
+/** A Lua script and its SHA1, sent with EVALSHA (EVAL once Redis answers NOSCRIPT). */
+const script = (lua: string) => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
+const ADD = script(ADD_SCRIPT);
+const POP = script(POP_SCRIPT);
 
 /**
  * A `Session` (v2) in Redis: one list of entries (`{"v":1,"item":…}`, OpenAI Responses API
@@ -219,17 +225,7 @@ export class RedisSession implements SessionV2 {
     const ctx = { operation: 'addItems', key: this.fullKey };
     const entries = items.map((item) => encodeEntry(item, ctx));
     await this.call('addItems', () =>
-      this.client.eval(
-        ADD_SCRIPT,
-        3,
-        this.itemsKey,
-        this.metaKey,
-        this.appendsKey,
-        appendId ?? '',
-        Date.now(),
-        this.ttlMs,
-        ...entries,
-      ),
+      this.run(ADD, appendId ?? '', Date.now(), this.ttlMs, ...entries),
     );
   }
 
@@ -242,15 +238,7 @@ export class RedisSession implements SessionV2 {
     const schemas = await loadItemSchemas();
     return this.call('popItem', async () => {
       for (;;) {
-        const reply = (await this.client.eval(
-          POP_SCRIPT,
-          3,
-          this.itemsKey,
-          this.metaKey,
-          this.appendsKey,
-          Date.now(),
-          this.ttlMs,
-        )) as [string, number] | [];
+        const reply = (await this.run(POP, Date.now(), this.ttlMs)) as [string, number] | [];
         if (reply.length === 0) return undefined;
         const ctx = { operation: 'popItem', key: this.fullKey, schemas };
         const item = decodeEntry(reply[0], reply[1], ctx);
@@ -306,6 +294,18 @@ export class RedisSession implements SessionV2 {
       return await fn();
     } catch (error) {
       throw toSessionError(error, operation, this.fullKey, client);
+    }
+  }
+
+  /** Runs a script on this session's three keys (EVALSHA; EVAL when Redis does not have it yet). */
+  private async run(s: { lua: string; sha: string }, ...args: (string | number)[]) {
+    const keys = [this.itemsKey, this.metaKey, this.appendsKey];
+    try {
+      return await this.client.evalsha(s.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      // NOSCRIPT: the script did not run; send it whole (Redis caches it for the next EVALSHA).
+      if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+      return this.client.eval(s.lua, keys.length, ...keys, ...args);
     }
   }
 
