@@ -172,6 +172,10 @@ export async function newRunFromState(
   if (options.runId) data.runId = options.runId;
   assertRunId(String(data.runId));
   const state = await RunState.fromString(agents[key], data);
+  if (state.pendingSessionWrite)
+    throw new UserError(
+      `importState(): this RunState holds a session write that did not complete (appendId "${state.pendingSessionWrite.appendId}"); finish it first with run(agent, state, { session }), then import the state that run returns.`,
+    );
   const serialized = state.toJSON() as { interruptions: SerializedApprovalItem[] };
   const undecided = serialized.interruptions.filter(
     (i) => i.path.length > 0 || state.isApproved(i.tool_name, i.call_id) === undefined,

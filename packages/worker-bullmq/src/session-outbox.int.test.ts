@@ -8,6 +8,8 @@ import {
   type AddItemsOptions,
   type Item,
   MemorySession,
+  type RunState,
+  run,
   type Session,
   SessionError,
   type SessionV2,
@@ -118,6 +120,30 @@ describe('session outbox', () => {
       const error = await runner.start('credits', 'hi', { sessionId: 'conv' }).catch((e) => e);
       expect(error).toBeInstanceOf(SessionError);
       expect(error.message).toMatch(/Session "conv" returned a malformed item at index 1 of 2/);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('importState() refuses a state whose session write did not complete (nothing dropped)', async () => {
+    const agents = buildFixtureAgents(client, { toolDelayMs: 1 });
+    const failing = new MemorySession({ sessionId: 'local' });
+    failing.addItems = async () => {
+      throw new SessionError('store down', { operation: 'addItems' });
+    };
+    const error = await run(agents.credits, 'hi', { session: failing }).catch((e) => e);
+    expect(error).toBeInstanceOf(SessionError);
+    const state = error.state as RunState;
+    expect(state.pendingSessionWrite).toBeDefined();
+    const runner = createDurableRunner({
+      connection: redis.connection,
+      agents,
+      queue: { name: 'outbox-import' },
+    });
+    try {
+      await expect(runner.importState(state.toString())).rejects.toThrow(
+        /importState\(\): this RunState holds a session write that did not complete/,
+      );
     } finally {
       await runner.close();
     }
