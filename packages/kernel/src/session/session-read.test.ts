@@ -5,10 +5,20 @@ import { Agent } from '../agent/agent.js';
 import { SessionError } from '../errors/errors.js';
 import type { Item } from '../items/item-types.js';
 import { run } from '../loop/run.js';
+import type { RunOptions } from '../loop/run-options.js';
 import { readSessionHistory } from '../loop/session-io.js';
 import { MemorySession } from './memory-session.js';
 
 const bad = { type: 'message', role: 'user' } as unknown as Item;
+
+/** Runs to the end in either mode. */
+async function go(agent: Agent, input: string, options: RunOptions, stream: boolean) {
+  if (!stream) return run(agent, input, options);
+  const result = await run(agent, input, { ...options, stream: true });
+  for await (const _ of result);
+  await result.completed;
+  return result;
+}
 const user = (content: string): Item => ({ type: 'message', role: 'user', content });
 
 for (const stream of [false, true]) {
@@ -17,7 +27,7 @@ for (const stream of [false, true]) {
       const session = new MemorySession({ sessionId: 'conv_7', initialItems: [user('a'), bad] });
       const model = new ScriptedModel([[msg('ok')]]);
       const agent = new Agent({ name: 'A', model });
-      const error = await run(agent, 'next', { session, stream }).catch((e) => e);
+      const error = await go(agent, 'next', { session }, stream).catch((e) => e);
       expect(error).toBeInstanceOf(SessionError);
       expect(error).toMatchObject({ operation: 'getItems', key: 'conv_7' });
       expect(error.message).toMatch(/Session "conv_7" returned a malformed item at index 1 of 2/);
@@ -26,8 +36,7 @@ for (const stream of [false, true]) {
       expect(model.requests).toHaveLength(0);
       // The session stays usable: remove the row and go on.
       expect(await session.popItem()).toEqual(bad);
-      const result = await run(agent, 'next', { session, stream });
-      if (stream) for await (const _ of result as AsyncIterable<unknown>);
+      await go(agent, 'next', { session }, stream);
       expect(model.requests[0].input).toEqual([user('a'), user('next')]);
     });
 
@@ -42,12 +51,8 @@ for (const stream of [false, true]) {
       ];
       const session = new MemorySession({ initialItems: stored });
       const model = new ScriptedModel([[msg('ok')]]);
-      const result = await run(new Agent({ name: 'A', model }), 'next', {
-        session,
-        stream,
-        sessionSettings: { onInvalidItem: 'skip' },
-      });
-      if (stream) for await (const _ of result as AsyncIterable<unknown>);
+      const options = { session, sessionSettings: { onInvalidItem: 'skip' } } as const;
+      await go(new Agent({ name: 'A', model }), 'next', options, stream);
       expect(model.requests[0].input).toEqual([user('a'), user('b'), user('next')]);
       expect((await session.getItems()).slice(0, stored.length)).toEqual(stored);
     });
