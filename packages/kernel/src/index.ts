@@ -213,6 +213,7 @@ export type {
   McpListToolsSpanData,
   Span,
   SpanData,
+  SpanInterruption,
   SpanKind,
   Trace,
   TracingProcessor,
