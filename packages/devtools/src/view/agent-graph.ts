@@ -4,7 +4,7 @@
  * called, agents run as tools), like the Python SDK's graphviz drawing but from the trace.
  */
 import type { Span } from '@baton/kernel';
-import { approvals, segmentIndex, type TraceRecord } from './trace-store.js';
+import { approvals, compareSpans, segmentIndex, type TraceRecord } from './trace-store.js';
 
 export type GraphNodeKind = 'start' | 'end' | 'agent' | 'tool';
 
@@ -67,10 +67,7 @@ const toolId = (agent: string, tool: string) => `tool:${agent}/${tool}`;
 
 /** Builds the agent graph of a trace (see {@link AgentGraph}). */
 export function agentGraph(t: TraceRecord): AgentGraph {
-  const spans = [...t.spans.values()].sort(
-    (a, b) =>
-      a.startedAt - b.startedAt || (t.order.get(a.spanId) ?? 0) - (t.order.get(b.spanId) ?? 0),
-  );
+  const spans = [...t.spans.values()].sort((a, b) => compareSpans(t, a, b));
   const nodes = new Map<string, GraphNode>();
   const edges = new Map<string, GraphEdge>();
   const node = (id: string, kind: GraphNodeKind, label: string): GraphNode => {

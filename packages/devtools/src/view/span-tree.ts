@@ -4,7 +4,7 @@
  * time axis, with long pauses between segments collapsed so each segment stays readable).
  */
 import type { Span, SpanKind } from '@baton/kernel';
-import { segmentIndex, type TraceRecord, traceBounds } from './trace-store.js';
+import { compareSpans, segmentIndex, type TraceRecord, traceBounds } from './trace-store.js';
 
 /** The span kinds of the kernel, in the order the filter shows them. */
 export const SPAN_KINDS: readonly SpanKind[] = [
@@ -105,8 +105,7 @@ export function spanRows(t: TraceRecord, now = Date.now()): SpanRow[] {
     if (list) list.push(s);
     else children.set(parent, [s]);
   }
-  const cmp = (a: Span, b: Span) =>
-    a.startedAt - b.startedAt || (t.order.get(a.spanId) ?? 0) - (t.order.get(b.spanId) ?? 0);
+  const cmp = (a: Span, b: Span) => compareSpans(t, a, b);
   for (const list of children.values()) list.sort(cmp);
   const rows: SpanRow[] = [];
   // Iterative DFS: a deep trace must not overflow the stack.

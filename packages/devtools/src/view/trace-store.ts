@@ -143,6 +143,18 @@ function applyTraceFields(t: TraceRecord, trace: Trace): void {
   if (trace.metadata !== undefined) t.metadata = trace.metadata;
 }
 
+/**
+ * Display order of spans: start time, then end time (of two spans started in the same
+ * millisecond the one that ended first came first), then arrival.
+ */
+export function compareSpans(t: TraceRecord, a: Span, b: Span): number {
+  return (
+    a.startedAt - b.startedAt ||
+    (a.endedAt ?? Number.POSITIVE_INFINITY) - (b.endedAt ?? Number.POSITIVE_INFINITY) ||
+    (t.order.get(a.spanId) ?? 0) - (t.order.get(b.spanId) ?? 0)
+  );
+}
+
 /** Start and end of a trace: its segments, widened to the spans (which may outlive a segment). */
 export function traceBounds(t: TraceRecord): { start: number; end?: number } {
   let start = Number.POSITIVE_INFINITY;
@@ -245,7 +257,7 @@ function computeSummary(t: TraceRecord): TraceSummary {
   const list = approvals(t);
   const agents: string[] = [];
   let errorCount = 0;
-  const byStart = [...t.spans.values()].sort((a, b) => a.startedAt - b.startedAt);
+  const byStart = [...t.spans.values()].sort((a, b) => compareSpans(t, a, b));
   for (const s of byStart) {
     if (s.error) errorCount++;
     if (s.data.kind === 'agent' && !agents.includes(s.data.name)) agents.push(s.data.name);
