@@ -40,7 +40,15 @@ describe('trace events', () => {
   });
 
   it('unknown span kinds and extra fields are kept', () => {
-    const e = { type: 'span', traceId: 't', spanId: 's', parentId: null, data: { kind: 'speech', x: 1 }, startedAt: 1, extra: true };
+    const e = {
+      type: 'span',
+      traceId: 't',
+      spanId: 's',
+      parentId: null,
+      data: { kind: 'speech', x: 1 },
+      startedAt: 1,
+      extra: true,
+    };
     expect(checkTraceEvent(e)).toBe(e);
   });
 

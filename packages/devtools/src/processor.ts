@@ -58,7 +58,8 @@ export class DevtoolsTraceProcessor implements TracingProcessor {
     this.batchDelayMs = options.batchDelayMs ?? 50;
     this.onError =
       options.onError ??
-      ((error) => console.warn(`[baton devtools] ${error.message} (further failures are not reported)`));
+      ((error) =>
+        console.warn(`[baton devtools] ${error.message} (further failures are not reported)`));
     if (!this.sink) {
       if (!options.url)
         throw new DevtoolsError(

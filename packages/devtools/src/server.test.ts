@@ -12,7 +12,10 @@ import { type Devtools, startDevtools } from './server.js';
 
 const FIXTURE = new URL('./__fixtures__/support-desk.jsonl', import.meta.url).pathname;
 const open: { close(): unknown }[] = [];
-const track = <T extends { close(): unknown }>(x: T) => (open.push(x), x);
+const track = <T extends { close(): unknown }>(x: T) => {
+  open.push(x);
+  return x;
+};
 afterEach(async () => {
   setTraceProcessors([]);
   for (const x of open.splice(0).reverse()) await x.close();
@@ -23,10 +26,19 @@ const stream = async (d: Devtools, lastEventId?: string): Promise<Stream> =>
   track(await openStream(d.url, lastEventId));
 
 /** A raw request with a chosen Host header (fetch will not send a foreign one). */
-function raw(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }) {
+function raw(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+      },
       (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
@@ -161,7 +173,11 @@ describe('startDevtools', () => {
     const url = d.url;
     await d.close();
     const errors: Error[] = [];
-    const processor = new DevtoolsTraceProcessor({ url, batchDelayMs: 1, onError: (e) => errors.push(e) });
+    const processor = new DevtoolsTraceProcessor({
+      url,
+      batchDelayMs: 1,
+      onError: (e) => errors.push(e),
+    });
     setTraceProcessors([processor]);
     const result = await run(buildDesk().triage, 'broken mug');
     expect(result.finalOutput).toBeDefined();
@@ -170,16 +186,23 @@ describe('startDevtools', () => {
     await processor.shutdown();
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(DevtoolsError);
-    expect(errors[0].message).toMatch(/could not reach the devtools viewer at http:\/\/127\.0\.0\.1:\d+\/api\/events/);
+    expect(errors[0].message).toMatch(
+      /could not reach the devtools viewer at http:\/\/127\.0\.0\.1:\d+\/api\/events/,
+    );
   });
 
   it('POST /api/events: JSON only, no foreign origin, bad events named and the good ones kept', async () => {
     const d = await start();
     const s = await stream(d);
-    const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-      fetch(`${d.url}/api/events`, { method: 'POST', headers, body });
+    const post = (
+      body: string,
+      headers: Record<string, string> = { 'content-type': 'application/json' },
+    ) => fetch(`${d.url}/api/events`, { method: 'POST', headers, body });
     expect((await post('[]', { 'content-type': 'text/plain' })).status).toBe(415);
-    expect((await post('[]', { 'content-type': 'application/json', origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await post('[]', { 'content-type': 'application/json', origin: 'https://evil.example' }))
+        .status,
+    ).toBe(403);
     const notJson = await post('{nope');
     expect(notJson.status).toBe(400);
     expect(await notJson.text()).toMatch(/^body is not JSON/);
@@ -199,7 +222,12 @@ describe('startDevtools', () => {
 
   it('publish() rejects a batch with an invalid event, naming it', async () => {
     const d = await start();
-    expect(() => d.publish([{ type: 'trace_start', traceId: 't', name: 'w', startedAt: 1 }, { type: 'bogus' }])).toThrow(
+    expect(() =>
+      d.publish([
+        { type: 'trace_start', traceId: 't', name: 'w', startedAt: 1 },
+        { type: 'bogus' },
+      ]),
+    ).toThrow(
       'devtools.publish: event 1 is invalid: unknown "type" "bogus" (expected trace_start, trace_end, span or span_start)',
     );
   });
@@ -210,10 +238,17 @@ describe('startDevtools', () => {
     expect(taken).toBeInstanceOf(DevtoolsError);
     expect(BatonError.isInstance(taken)).toBe(true);
     expect(taken.message).toContain(`port ${d.port} on 127.0.0.1 is in use`);
-    const missing = await startDevtools({ port: 0, traceFile: '/nonexistent/t.jsonl' }).catch((e) => e);
+    const missing = await startDevtools({ port: 0, traceFile: '/nonexistent/t.jsonl' }).catch(
+      (e) => e,
+    );
     expect(missing).toBeInstanceOf(DevtoolsError);
     expect(missing.message).toMatch(/^cannot open trace file \/nonexistent\/t\.jsonl: ENOENT/);
-    for (const url of ['http://example.com:4984', 'https://127.0.0.1:4984', 'http://10.0.0.1:1', 'nope'])
+    for (const url of [
+      'http://example.com:4984',
+      'https://127.0.0.1:4984',
+      'http://10.0.0.1:1',
+      'nope',
+    ])
       expect(() => new DevtoolsTraceProcessor({ url })).toThrow(DevtoolsError);
     expect(() => new DevtoolsTraceProcessor({})).toThrow(/needs a viewer/);
     for (const url of ['http://127.0.0.1:1', 'http://localhost:1', 'http://[::1]:1'])

@@ -105,14 +105,20 @@ export async function startDevtools(options: DevtoolsOptions = {}): Promise<Devt
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
-      if (!res.headersSent) send(res, 500, 'text/plain', String((error as Error)?.message ?? error));
+      if (!res.headersSent)
+        send(res, 500, 'text/plain', String((error as Error)?.message ?? error));
       else res.end();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts().has(req.headers.host ?? '')) {
-      send(res, 403, 'text/plain', 'baton devtools only answers requests for 127.0.0.1 / localhost.');
+      send(
+        res,
+        403,
+        'text/plain',
+        'baton devtools only answers requests for 127.0.0.1 / localhost.',
+      );
       return;
     }
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -168,14 +174,21 @@ export async function startDevtools(options: DevtoolsOptions = {}): Promise<Devt
   }
 
   async function ingest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const type = String(req.headers['content-type'] ?? '').split(';')[0].trim();
+    const type = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim();
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) {
       send(res, 403, 'text/plain', `posts from origin ${origin} are refused.`);
       return;
     }
     if (type !== 'application/json') {
-      send(res, 415, 'text/plain', 'POST /api/events takes application/json: an array of trace events.');
+      send(
+        res,
+        415,
+        'text/plain',
+        'POST /api/events takes application/json: an array of trace events.',
+      );
       return;
     }
     const chunks: Buffer[] = [];

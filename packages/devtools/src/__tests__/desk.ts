@@ -9,8 +9,8 @@ import {
   type AgentInput,
   type Item,
   JsonlTraceExporter,
-  RunState,
   type RunResultBase,
+  RunState,
   run,
   setTraceProcessors,
   tool,
@@ -23,7 +23,9 @@ import { DevtoolsTraceProcessor } from '../processor.js';
 /** Every scripted answer takes 2 ms, so spans have distinct start times as in a real run. */
 const slow = (output: Item[]) => ({ output, delayMs: 2 });
 
-export function buildDesk(options: { refundNeedsApproval?: boolean; failingLookup?: boolean } = {}) {
+export function buildDesk(
+  options: { refundNeedsApproval?: boolean; failingLookup?: boolean } = {},
+) {
   const triageModel = new ScriptedModel([
     slow([msg('Routing you to refunds.'), fc('transfer_to_refund_agent', {}, 'h1')]),
   ]);
@@ -111,7 +113,12 @@ export async function record(fn: () => Promise<RunResultBase[]>): Promise<Record
   }
 }
 
-async function drive(agent: Agent<any, any>, input: AgentInput | RunState<any, any>, options: any, stream: boolean) {
+async function drive(
+  agent: Agent<any, any>,
+  input: AgentInput | RunState<any, any>,
+  options: any,
+  stream: boolean,
+) {
   if (!stream) return run(agent, input as AgentInput, options);
   const s = await run(agent, input as AgentInput, { ...options, stream: true });
   for await (const _ of s) {
@@ -139,7 +146,12 @@ export async function deskRun(
     tracing: { includeSensitiveData: options.includeSensitiveData ?? true },
   };
   const recorded = await record(async () => {
-    const first = await drive(desk.triage, 'My ceramic mug #42 arrived broken', runOptions, options.stream ?? false);
+    const first = await drive(
+      desk.triage,
+      'My ceramic mug #42 arrived broken',
+      runOptions,
+      options.stream ?? false,
+    );
     if ((options.decision ?? 'approve') === 'none') return [first];
     const state = await RunState.fromString(desk.triage, first.state.toString());
     const item = state.getInterruptions()[0];

@@ -35,7 +35,9 @@ export async function openStream(base: string, lastEventId?: string): Promise<St
   return {
     messages,
     events: () =>
-      messages.filter((m) => m.event === 'events').flatMap((m) => JSON.parse(m.data) as TraceEvent[]),
+      messages
+        .filter((m) => m.event === 'events')
+        .flatMap((m) => JSON.parse(m.data) as TraceEvent[]),
     async until(pred, what, ms = 5000) {
       const end = Date.now() + ms;
       while (!pred()) {

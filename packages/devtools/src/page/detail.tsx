@@ -10,7 +10,12 @@ function Chat({ entries }: { entries: ChatEntry[] }) {
         switch (e.kind) {
           case 'message':
             return (
-              <div key={i} class={`msg role-${e.role}`} data-testid="chat-message" data-role={e.role}>
+              <div
+                key={i}
+                class={`msg role-${e.role}`}
+                data-testid="chat-message"
+                data-role={e.role}
+              >
                 <div class="msg-role">{e.role}</div>
                 <div class="msg-text">{e.text}</div>
                 {e.attachments.map((a) => (
@@ -77,7 +82,8 @@ function Value({ value }: { value: DetailValue }) {
     case 'redacted':
       return (
         <div class="redacted" data-testid="redacted">
-          <span class="badge redacted-badge">redacted</span> <span class="muted">{value.reason}</span>
+          <span class="badge redacted-badge">redacted</span>{' '}
+          <span class="muted">{value.reason}</span>
         </div>
       );
   }
@@ -96,8 +102,13 @@ export function SpanDetailPane({ row, onClose }: { row: SpanRow; onClose(): void
       </div>
       <div class="detail-meta">
         <span class={`badge st-${row.status}`}>{row.status}</span>
-        <span>{formatDuration(row.durationMs)}{row.status === 'running' ? ' so far' : ''}</span>
-        <span class="muted">started {new Date(row.span.startedAt).toISOString().slice(11, 23)}</span>
+        <span>
+          {formatDuration(row.durationMs)}
+          {row.status === 'running' ? ' so far' : ''}
+        </span>
+        <span class="muted">
+          started {new Date(row.span.startedAt).toISOString().slice(11, 23)}
+        </span>
         <span class="muted mono">{row.id}</span>
         {row.orphan && <span class="badge status-error">parent missing</span>}
       </div>

@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'preact/hooks';
 import { type AgentGraph, pathCaption } from '../view/agent-graph.js';
-import { layoutGraph, type PlacedEdge, type PlacedNode } from '../view/graph-layout.js';
+import { layoutGraph, nodeText, type PlacedEdge, type PlacedNode } from '../view/graph-layout.js';
 
 function edgePath(e: PlacedEdge): string {
   const p = e.points;
@@ -35,6 +35,7 @@ function Node({ n, onOpen }: { n: PlacedNode; onOpen(spanId: string): void }) {
     .join(' ');
   const rx = n.kind === 'agent' ? 6 : n.height / 2;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: SVG has no <button>; role, tabIndex and keys make the node one
     <g
       class={cls}
       data-testid="graph-node"
@@ -43,7 +44,13 @@ function Node({ n, onOpen }: { n: PlacedNode; onOpen(spanId: string): void }) {
       data-taken={String(n.taken)}
       data-steps={n.steps.join(',')}
       data-waiting={String(Boolean(n.waiting))}
+      role="button"
+      tabIndex={n.spanId ? 0 : -1}
+      aria-label={nodeText(n)}
       onClick={() => n.spanId && onOpen(n.spanId)}
+      onKeyDown={(e) => {
+        if ((e.key === 'Enter' || e.key === ' ') && n.spanId) onOpen(n.spanId);
+      }}
     >
       <title>
         {n.kind === 'tool'
@@ -54,8 +61,7 @@ function Node({ n, onOpen }: { n: PlacedNode; onOpen(spanId: string): void }) {
       </title>
       <rect x={x} y={y} width={n.width} height={n.height} rx={rx} />
       <text x={n.x} y={n.y + 4} text-anchor="middle">
-        {n.kind === 'tool' && n.calls > 1 ? `${n.label} ×${n.calls}` : n.label}
-        {n.waiting ? ' (waiting)' : ''}
+        {nodeText(n)}
       </text>
       {n.steps.length > 0 && (
         <g class="step">
@@ -69,7 +75,13 @@ function Node({ n, onOpen }: { n: PlacedNode; onOpen(spanId: string): void }) {
   );
 }
 
-export function AgentGraphView({ graph, onOpen }: { graph: AgentGraph; onOpen(spanId: string): void }) {
+export function AgentGraphView({
+  graph,
+  onOpen,
+}: {
+  graph: AgentGraph;
+  onOpen(spanId: string): void;
+}) {
   const placed = useMemo(() => layoutGraph(graph), [graph]);
   const w = Math.max(placed.width, 200);
   const h = Math.max(placed.height, 100);
@@ -78,18 +90,28 @@ export function AgentGraphView({ graph, onOpen }: { graph: AgentGraph; onOpen(sp
       <div class="graph-path" data-testid="graph-path">
         Path: {pathCaption(graph)}
       </div>
-      <svg
-        viewBox={`0 0 ${w} ${h}`}
-        width={w}
-        height={h}
-        role="img"
-        aria-label="agent graph"
-      >
+      <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label="agent graph">
         <defs>
-          <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker
+            id="arrow"
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto-start-reverse"
+          >
             <path d="M0,0 L10,5 L0,10 z" class="arrow-untaken" />
           </marker>
-          <marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker
+            id="arrow-taken"
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto-start-reverse"
+          >
             <path d="M0,0 L10,5 L0,10 z" class="arrow-taken" />
           </marker>
         </defs>
@@ -98,7 +120,9 @@ export function AgentGraphView({ graph, onOpen }: { graph: AgentGraph; onOpen(sp
             key={e.id}
             d={edgePath(e)}
             class={`gedge gedge-${e.kind} ${e.taken ? 'taken' : 'untaken'}`}
-            marker-end={e.kind === 'tool' ? undefined : `url(#${e.taken ? 'arrow-taken' : 'arrow'})`}
+            marker-end={
+              e.kind === 'tool' ? undefined : `url(#${e.taken ? 'arrow-taken' : 'arrow'})`
+            }
             data-testid="graph-edge"
             data-edge-kind={e.kind}
             data-from={e.from}

@@ -66,30 +66,35 @@ export function TraceList(props: {
       </div>
       <ul class="trace-list" data-testid="trace-list">
         {props.traces.map((t) => (
-          <li
-            key={t.traceId}
-            class={`trace-item${t.traceId === props.selected ? ' selected' : ''}`}
-            data-testid="trace-item"
-            data-trace-id={t.traceId}
-            data-status={t.status}
-            onClick={() => props.onSelect(t.traceId)}
-          >
-            <div class="trace-line1">
-              <span class="trace-name">{t.name}</span>
-              <StatusBadge status={t.status} />
-            </div>
-            <div class="trace-line2">
-              <span title={new Date(t.startedAt).toISOString()}>{formatTime(t.startedAt)}</span>
-              <span data-testid="trace-duration">
-                {t.durationMs !== undefined ? formatDuration(t.durationMs) : '…'}
+          <li key={t.traceId}>
+            <button
+              type="button"
+              class={`trace-item${t.traceId === props.selected ? ' selected' : ''}`}
+              data-testid="trace-item"
+              data-trace-id={t.traceId}
+              data-status={t.status}
+              onClick={() => props.onSelect(t.traceId)}
+            >
+              <span class="trace-line1">
+                <span class="trace-name">{t.name}</span>
+                <StatusBadge status={t.status} />
               </span>
-              <span data-testid="trace-tokens" title={`${t.tokens.input} in · ${t.tokens.output} out`}>
-                {formatTokens(t.tokens.total)} tok
+              <span class="trace-line2">
+                <span title={new Date(t.startedAt).toISOString()}>{formatTime(t.startedAt)}</span>
+                <span data-testid="trace-duration">
+                  {t.durationMs !== undefined ? formatDuration(t.durationMs) : '…'}
+                </span>
+                <span
+                  data-testid="trace-tokens"
+                  title={`${t.tokens.input} in · ${t.tokens.output} out`}
+                >
+                  {formatTokens(t.tokens.total)} tok
+                </span>
+                <span>{t.spanCount} spans</span>
+                {t.errorCount > 0 && <span class="err-count">{t.errorCount} ✗</span>}
               </span>
-              <span>{t.spanCount} spans</span>
-              {t.errorCount > 0 && <span class="err-count">{t.errorCount} ✗</span>}
-            </div>
-            <div class="trace-line3">{t.agents.join(' → ')}</div>
+              <span class="trace-line3">{t.agents.join(' → ')}</span>
+            </button>
           </li>
         ))}
       </ul>

@@ -15,6 +15,8 @@ import { AgentGraphView } from './graph.js';
 import { formatTime, formatTokens, StatusBadge } from './trace-list.js';
 import { Waterfall } from './waterfall.js';
 
+const n = (v: number) => v.toLocaleString('en-US');
+
 export function TraceView(props: {
   trace: TraceRecord;
   version: number;
@@ -31,10 +33,7 @@ export function TraceView(props: {
   const [errorsOnly, setErrorsOnly] = useState(false);
   const [query, setQuery] = useState('');
   // Durations of running spans depend on `now`; finished traces are memoized by version.
-  const rows = useMemo(
-    () => spanRows(trace, now),
-    [trace, props.version, running ? now : 0],
-  );
+  const rows = useMemo(() => spanRows(trace, now), [trace, props.version, running ? now : 0]);
   const axis = useMemo(() => timeAxis(trace, now), [trace, props.version, running ? now : 0]);
   const counts = useMemo(() => kindCounts(rows), [rows]);
   const shown = useMemo(
@@ -171,8 +170,8 @@ export function TraceView(props: {
             />
             <span class="muted" data-testid="span-count">
               {shown.length === rows.length
-                ? `${rows.length} spans`
-                : `${shown.filter((s) => s.match).length} of ${rows.length} spans`}
+                ? `${n(rows.length)} spans`
+                : `${n(shown.filter((s) => s.match).length)} of ${n(rows.length)} spans`}
             </span>
           </div>
           <div class="split">
@@ -181,6 +180,7 @@ export function TraceView(props: {
               axis={axis}
               now={now}
               selected={props.spanId}
+              waiting={new Set(waiting.map((a) => a.spanId))}
               onSelect={props.onSpan}
             />
             {selectedRow ? (

@@ -14,6 +14,8 @@ export function Waterfall(props: {
   axis: TimeAxis;
   now: number;
   selected?: string;
+  /** Agent spans whose pause still waits for approval (others were resumed). */
+  waiting: ReadonlySet<string>;
   onSelect(spanId: string): void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -39,6 +41,22 @@ export function Waterfall(props: {
   }, [props.selected]);
 
   const { rows, axis, now } = props;
+  /** Enter/Space select a row; arrow keys move the selection (and the focus). */
+  const keyNav = (e: KeyboardEvent, index: number) => {
+    const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
+    if (e.key === 'Enter' || e.key === ' ') props.onSelect(rows[index].row.id);
+    else if (step) {
+      const next = rows[Math.min(rows.length - 1, Math.max(0, index + step))];
+      if (!next) return;
+      e.preventDefault();
+      props.onSelect(next.row.id);
+      requestAnimationFrame(() =>
+        (
+          scroller.current?.querySelector(`[data-span-id="${next.row.id}"]`) as HTMLElement | null
+        )?.focus(),
+      );
+    }
+  };
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
   const visible = rows.slice(first, last);
@@ -59,6 +77,8 @@ export function Waterfall(props: {
       <div
         class="wf-scroll"
         ref={scroller}
+        role="tree"
+        aria-label="spans"
         onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}
       >
         <div class="wf-inner" style={{ height: `${rows.length * ROW_HEIGHT}px` }}>
@@ -79,6 +99,11 @@ export function Waterfall(props: {
                 class={`wf-row kind-${row.kind} st-${row.status}${match ? '' : ' context'}${row.id === props.selected ? ' selected' : ''}`}
                 style={{ top: `${index * ROW_HEIGHT}px` }}
                 onClick={() => props.onSelect(row.id)}
+                onKeyDown={(e) => keyNav(e, index)}
+                role="treeitem"
+                aria-level={row.depth + 1}
+                aria-selected={row.id === props.selected}
+                tabIndex={row.id === props.selected || (!props.selected && index === 0) ? 0 : -1}
                 data-testid="span-row"
                 data-span-id={row.id}
                 data-kind={row.kind}
@@ -89,13 +114,20 @@ export function Waterfall(props: {
                 <div class="wf-label" style={{ paddingLeft: `${8 + row.depth * 14}px` }}>
                   <span class={`kind kind-${row.kind}`}>{row.kind}</span>
                   <span class="wf-name">{row.label.slice(row.kind.length + 1) || row.label}</span>
-                  {row.waitingOn.length > 0 && (
-                    <span class="badge status-paused" data-testid="row-paused">
-                      <i class="pause" /> {row.waitingOn.join(', ')}
-                    </span>
-                  )}
+                  {row.waitingOn.length > 0 &&
+                    (props.waiting.has(row.id) ? (
+                      <span class="badge status-paused" data-testid="row-paused">
+                        <i class="pause" /> waiting: {row.waitingOn.join(', ')}
+                      </span>
+                    ) : (
+                      <span class="badge" data-testid="row-paused">
+                        <i class="pause" /> paused for {row.waitingOn.join(', ')}, resumed
+                      </span>
+                    ))}
                   {row.status === 'error' && <span class="err-mark">✗</span>}
-                  {row.detail && !row.waitingOn.length && <span class="wf-detail">{row.detail}</span>}
+                  {row.detail && !row.waitingOn.length && (
+                    <span class="wf-detail">{row.detail}</span>
+                  )}
                 </div>
                 <div class="wf-track">
                   <div
@@ -114,7 +146,9 @@ export function Waterfall(props: {
                     }
                     data-testid="span-duration"
                   >
-                    {formatDuration(row.durationMs)}
+                    {row.durationMs === 0 && row.status !== 'running'
+                      ? '<1 ms'
+                      : formatDuration(row.durationMs)}
                     {row.status === 'running' ? ' …' : ''}
                   </span>
                 </div>

@@ -49,15 +49,15 @@ export interface AgentGraph {
   paused: boolean;
 }
 
-/** `start → Triage → Refund → ⏸ resumed → Refund → end`. */
+/** `start → Triage → Refund → (paused, resumed) → Refund → end`. */
 export function pathCaption(graph: AgentGraph): string {
   if (graph.path.length === 0) return '(no agent ran)';
   const parts = ['start'];
   graph.path.forEach((p, i) => {
-    if (i > 0 && p.segment !== graph.path[i - 1].segment) parts.push('⏸ resumed');
+    if (i > 0 && p.segment !== graph.path[i - 1].segment) parts.push('(paused, resumed)');
     parts.push(p.agent);
   });
-  if (graph.paused) parts.push('⏸ waiting for approval');
+  if (graph.paused) parts.push('(paused: waiting for approval)');
   else if (graph.nodes.some((n) => n.kind === 'end')) parts.push('end');
   return parts.join(' → ');
 }
@@ -133,7 +133,11 @@ export function agentGraph(t: TraceRecord): AgentGraph {
     const caller = s.parentId ? byId.get(s.parentId) : undefined;
     if (caller?.data.kind === 'function' && parent) {
       // An agent run as a tool of the enclosing agent.
-      const tn = node(toolId(parent.data.kind === 'agent' ? parent.data.name : '', caller.data.name), 'tool', caller.data.name);
+      const tn = node(
+        toolId(parent.data.kind === 'agent' ? parent.data.name : '', caller.data.name),
+        'tool',
+        caller.data.name,
+      );
       edge(tn.id, a.id, 'as_tool').taken = true;
       continue;
     }
@@ -163,7 +167,7 @@ export function agentGraph(t: TraceRecord): AgentGraph {
     }
     if (s.data.kind === 'function') {
       const owner = agentOf(s);
-      if (!owner || owner.data.kind !== 'agent') continue;
+      if (owner?.data.kind !== 'agent') continue;
       const tn = node(toolId(owner.data.name, s.data.name), 'tool', s.data.name);
       tn.calls++;
       tn.taken = true;

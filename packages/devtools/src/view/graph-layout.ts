@@ -26,8 +26,15 @@ export interface GraphLayout {
 /** Box size of a node: agents are wide boxes, tools pills sized to their label. */
 export function nodeSize(n: GraphNode): { width: number; height: number } {
   if (n.kind === 'start' || n.kind === 'end') return { width: 64, height: 32 };
-  if (n.kind === 'agent') return { width: Math.max(150, n.label.length * 8 + 48), height: 46 };
-  return { width: Math.max(90, n.label.length * 7 + 36), height: 30 };
+  const text = nodeText(n);
+  if (n.kind === 'agent') return { width: Math.max(150, text.length * 8 + 48), height: 46 };
+  return { width: Math.max(90, text.length * 7 + 36), height: 30 };
+}
+
+/** The text drawn in a node: `lookup ×3`, `issue_refund (waiting)`. */
+export function nodeText(n: GraphNode): string {
+  const calls = n.kind === 'tool' && n.calls > 1 ? ` ×${n.calls}` : '';
+  return `${n.label}${calls}${n.waiting ? ' (waiting)' : ''}`;
 }
 
 /** Places the graph's nodes and routes its edges. */

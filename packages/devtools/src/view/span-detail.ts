@@ -162,7 +162,10 @@ export function spanDetail(span: Span): DetailField[] {
           ? { type: 'json', value: d.modelSettings }
           : text('defaults'),
       );
-      add('Usage', d.usage ? usageFields(d.usage) : ended ? text('none reported') : redacted(PENDING));
+      add(
+        'Usage',
+        d.usage ? usageFields(d.usage) : ended ? text('none reported') : redacted(PENDING),
+      );
       add(
         'Input',
         Array.isArray(d.input)
@@ -228,7 +231,10 @@ export function spanDetail(span: Span): DetailField[] {
       break;
     case 'mcp_list_tools':
       add('Server', text(d.server));
-      add('Tools', Array.isArray(d.result) ? text(d.result.join(', ') || 'none') : redacted(PENDING));
+      add(
+        'Tools',
+        Array.isArray(d.result) ? text(d.result.join(', ') || 'none') : redacted(PENDING),
+      );
       break;
     case 'custom':
       add('Name', text(d.name));

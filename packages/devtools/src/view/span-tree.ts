@@ -157,7 +157,8 @@ const searchText = new WeakMap<Span, string>();
 function textOf(row: SpanRow): string {
   let text = searchText.get(row.span);
   if (text === undefined) {
-    text = `${row.label}\n${row.detail}\n${row.span.error?.message ?? ''}\n${JSON.stringify(row.span.data)}`.toLowerCase();
+    text =
+      `${row.label}\n${row.detail}\n${row.span.error?.message ?? ''}\n${JSON.stringify(row.span.data)}`.toLowerCase();
     searchText.set(row.span, text);
   }
   return text;
@@ -167,7 +168,10 @@ function textOf(row: SpanRow): string {
  * Rows that match the filter, plus their ancestors (flagged `context`) so the nesting stays
  * readable. With an empty filter every row is returned as a match.
  */
-export function filterRows(rows: SpanRow[], filter: SpanFilter): { row: SpanRow; match: boolean }[] {
+export function filterRows(
+  rows: SpanRow[],
+  filter: SpanFilter,
+): { row: SpanRow; match: boolean }[] {
   const q = filter.query?.trim().toLowerCase() ?? '';
   const kinds = filter.kinds && filter.kinds.size > 0 ? filter.kinds : undefined;
   if (!q && !kinds && !filter.errorsOnly) return rows.map((row) => ({ row, match: true }));
@@ -281,6 +285,7 @@ export function barGeometry(
 /** `1.2 s`, `340 ms`, `2 min 5 s`, `3 h 2 min`. */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '–';
+  if (ms === 0) return '0 ms';
   if (ms < 1) return `${ms.toFixed(2)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;

@@ -226,7 +226,10 @@ export function approvals(t: TraceRecord): ApprovalView[] {
 }
 
 /** The trace's status (see {@link TraceStatus}). */
-export function traceStatus(t: TraceRecord, waiting = approvals(t).some((a) => a.state === 'waiting')): TraceStatus {
+export function traceStatus(
+  t: TraceRecord,
+  waiting = approvals(t).some((a) => a.state === 'waiting'),
+): TraceStatus {
   const last = t.segments.at(-1);
   const lastStart = last?.startedAt ?? Number.NEGATIVE_INFINITY;
   let running = last !== undefined && last.endedAt === undefined;

@@ -163,8 +163,18 @@ describe('span → view model', () => {
     expect(fields.Input).toEqual({
       type: 'chat',
       entries: [
-        { kind: 'message', role: 'system', text: 'You route customers of the shop.', attachments: [] },
-        { kind: 'message', role: 'user', text: 'My ceramic mug #42 arrived broken', attachments: [] },
+        {
+          kind: 'message',
+          role: 'system',
+          text: 'You route customers of the shop.',
+          attachments: [],
+        },
+        {
+          kind: 'message',
+          role: 'user',
+          text: 'My ceramic mug #42 arrived broken',
+          attachments: [],
+        },
       ],
     });
     expect(fields.Output).toEqual({
@@ -177,9 +187,9 @@ describe('span → view model', () => {
     // The refund agent's second call sees the tool outputs.
     const third = rows.filter((x) => x.kind === 'generation')[3];
     const input = spanDetail(third.span).find((f) => f.label === 'Input')!.value as any;
-    expect(input.entries.filter((e: any) => e.kind === 'tool_output').map((e: any) => e.callId)).toEqual(
-      expect.arrayContaining(['c1', 'c2']),
-    );
+    expect(
+      input.entries.filter((e: any) => e.kind === 'tool_output').map((e: any) => e.callId),
+    ).toEqual(expect.arrayContaining(['c1', 'c2']));
     const fn = rows.find((x) => x.label === 'function lookup_order')!;
     const fnFields = Object.fromEntries(spanDetail(fn.span).map((f) => [f.label, f.value]));
     expect(fnFields.Arguments).toEqual({ type: 'json', value: { orderId: '#42' } });
@@ -199,7 +209,10 @@ describe('span → view model', () => {
         const fields = spanDetail(row.span);
         const wanted = row.kind === 'generation' ? ['Input', 'Output'] : ['Arguments', 'Output'];
         for (const label of wanted)
-          expect(fields.find((f) => f.label === label)?.value).toEqual({ type: 'redacted', reason });
+          expect(fields.find((f) => f.label === label)?.value).toEqual({
+            type: 'redacted',
+            reason,
+          });
       }
       const approval = summarize(t).approvals[0];
       expect(approval.toolName).toBe('issue_refund');
@@ -265,7 +278,11 @@ describe('span → view model', () => {
     const node = (g: typeof paused, id: string) => g.nodes.find((n) => n.id === id)!;
     const edge = (g: typeof paused, id: string) => g.edges.find((e) => e.id === id)!;
     expect(node(paused, 'agent:Triage Agent')).toMatchObject({ taken: true, steps: [1] });
-    expect(node(paused, 'agent:Refund Agent')).toMatchObject({ taken: true, steps: [2], waiting: true });
+    expect(node(paused, 'agent:Refund Agent')).toMatchObject({
+      taken: true,
+      steps: [2],
+      waiting: true,
+    });
     expect(node(paused, 'agent:Billing Agent')).toMatchObject({ taken: false, declaredOnly: true });
     expect(edge(paused, 'handoff:agent:Triage Agent->agent:Refund Agent')).toMatchObject({
       taken: true,
@@ -273,11 +290,16 @@ describe('span → view model', () => {
     });
     expect(edge(paused, 'handoff:agent:Triage Agent->agent:Billing Agent').taken).toBe(false);
     expect(node(paused, 'tool:Refund Agent/lookup_order')).toMatchObject({ taken: true, calls: 1 });
-    expect(node(paused, 'tool:Refund Agent/issue_refund')).toMatchObject({ waiting: true, calls: 0 });
-    expect(edge(paused, 'as_tool:tool:Refund Agent/policy_agent->agent:Policy Agent').taken).toBe(true);
+    expect(node(paused, 'tool:Refund Agent/issue_refund')).toMatchObject({
+      waiting: true,
+      calls: 0,
+    });
+    expect(edge(paused, 'as_tool:tool:Refund Agent/policy_agent->agent:Policy Agent').taken).toBe(
+      true,
+    );
     expect(paused.nodes.some((n) => n.kind === 'end')).toBe(false);
     expect(pathCaption(paused)).toBe(
-      'start → Triage Agent → Refund Agent → ⏸ waiting for approval',
+      'start → Triage Agent → Refund Agent → (paused: waiting for approval)',
     );
 
     const done = agentGraph(only(storeOf((await deskRun()).events)));
@@ -287,7 +309,7 @@ describe('span → view model', () => {
     expect(node(done, 'tool:Refund Agent/issue_refund').waiting).toBeFalsy();
     expect(edge(done, 'end:agent:Refund Agent->end').taken).toBe(true);
     expect(pathCaption(done)).toBe(
-      'start → Triage Agent → Refund Agent → ⏸ resumed → Refund Agent → end',
+      'start → Triage Agent → Refund Agent → (paused, resumed) → Refund Agent → end',
     );
 
     const placed = layoutGraph(done);
@@ -295,7 +317,8 @@ describe('span → view model', () => {
       for (const b of placed.nodes) {
         if (a === b) continue;
         const apart =
-          Math.abs(a.x - b.x) * 2 >= a.width + b.width || Math.abs(a.y - b.y) * 2 >= a.height + b.height;
+          Math.abs(a.x - b.x) * 2 >= a.width + b.width ||
+          Math.abs(a.y - b.y) * 2 >= a.height + b.height;
         expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
       }
     expect(placed.edges.every((e) => e.points.length >= 2)).toBe(true);
@@ -308,7 +331,11 @@ describe('span → view model', () => {
     const hour = 3_600_000;
     const shifted = r.events.map((e) =>
       e.startedAt >= secondStart
-        ? { ...e, startedAt: e.startedAt + hour, ...(e.endedAt !== undefined ? { endedAt: e.endedAt + hour } : {}) }
+        ? {
+            ...e,
+            startedAt: e.startedAt + hour,
+            ...(e.endedAt !== undefined ? { endedAt: e.endedAt + hour } : {}),
+          }
         : e,
     ) as TraceEvent[];
     const t = only(storeOf(shifted));
@@ -347,7 +374,9 @@ describe('span → view model', () => {
     expect(listTraces(store, { status: 'paused' }).map((s) => s.name)).toEqual(['support-desk']);
     expect(listTraces(store, { status: 'error' }).map((s) => s.name)).toEqual(['other']);
     expect(listTraces(store, { query: 'solo' }).map((s) => s.name)).toEqual(['other']);
-    expect(listTraces(store, { query: 'refund agent' }).map((s) => s.name)).toEqual(['support-desk']);
+    expect(listTraces(store, { query: 'refund agent' }).map((s) => s.name)).toEqual([
+      'support-desk',
+    ]);
   });
 
   it('orphans (a span whose parent is not in the trace) are shown at the top level, flagged', () => {
@@ -366,6 +395,8 @@ describe('span → view model', () => {
         { type: 'trace_end', traceId: 't1', name: 'w', startedAt: 1, endedAt: 4 },
       ]),
     );
-    expect(spanRows(t).map((r) => [r.label, r.depth, r.orphan])).toEqual([['custom late', 0, true]]);
+    expect(spanRows(t).map((r) => [r.label, r.depth, r.orphan])).toEqual([
+      ['custom late', 0, true],
+    ]);
   });
 });
