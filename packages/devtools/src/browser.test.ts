@@ -20,7 +20,7 @@ import { type Devtools, startDevtools } from './server.js';
 const FIXTURE = new URL('./__fixtures__/support-desk.jsonl', import.meta.url).pathname;
 const ARTIFACTS = new URL('../test-artifacts/', import.meta.url).pathname;
 
-let browser: Browser;
+let browser: Browser | undefined;
 let devtools: Devtools | undefined;
 let page: Page;
 let problems: string[] = [];
@@ -29,7 +29,6 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   // Test the page as it is now (the same build `npm run build` runs).
   execFileSync(process.execPath, [new URL('../scripts/build-page.mjs', import.meta.url).pathname]);
-  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -44,6 +43,8 @@ afterEach(async () => {
 });
 
 async function openViewer(options: Parameters<typeof startDevtools>[0] = {}): Promise<Page> {
+  // Launched by the first test: without chromium every test fails, naming `npm run setup`.
+  browser ??= await launchChromium();
   devtools = await startDevtools({ port: 0, ...options });
   page = await browser.context.newPage();
   problems = watchPage(page, devtools.url);

@@ -3,6 +3,7 @@
  * `executablePath` (playwright's own browser download is not used), with a fresh profile per
  * launch. A missing chromium is an error naming `npm run setup`, never a skip.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +78,8 @@ export function watchPage(page: Page, origin: string): string[] {
   return problems;
 }
 
-/** The installed chromium's version line, or undefined. */
-export async function chromiumVersion(browser: Browser): Promise<string | undefined> {
-  return browser.context.browser()?.version();
+/** The installed chromium's version, e.g. `156.0.8078.114`, or undefined. */
+export function chromiumVersion(): string | undefined {
+  const r = spawnSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' });
+  return /(\d+\.\d+\.\d+\.\d+)/.exec(r.stdout ?? '')?.[1];
 }
