@@ -12,10 +12,11 @@
  * `--trace-file F` also writes the traces as JSONL for `npx baton-devtools F`; `--devtools`
  * streams them live into the local viewer and keeps it running.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   ConsoleTraceProcessor,
   InputGuardrailTripwireTriggered,
@@ -115,7 +116,8 @@ try {
   );
   const resumeScript = join(import.meta.dirname, 'resume.ts');
   if (paused.length > 0) {
-    const childOut = execFileSync(
+    // Asynchronous, so this process keeps serving the devtools viewer the child posts to.
+    const { stdout: childOut } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', resumeScript, workdir, ...(quiet ? ['--quiet'] : [])],
       { encoding: 'utf8', env: { ...process.env, ...traceOutput.env } },

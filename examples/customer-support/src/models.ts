@@ -58,7 +58,9 @@ const scripted = (fn: (req: ModelRequest) => Item[]) =>
         return {
           output,
           usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
-          ...(latency > 0 ? { delayMs: latency * (0.6 + ((req.input.length * 37) % 10) / 10) } : {}),
+          ...(latency > 0
+            ? { delayMs: latency * (0.6 + ((req.input.length * 37) % 10) / 10) }
+            : {}),
         };
       },
     ],

@@ -19,7 +19,8 @@ function optionValue(argv: string[], name: string): string | undefined {
   if (i < 0) return undefined;
   const a = argv[i];
   const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[i + 1];
-  if (!v || v.startsWith('--')) throw new Error(`${name} needs a file name, e.g. ${name}=traces.jsonl`);
+  if (!v || v.startsWith('--'))
+    throw new Error(`${name} needs a file name, e.g. ${name}=traces.jsonl`);
   return v;
 }
 
@@ -51,7 +52,8 @@ export async function setupTraceOutput(argv: string[]): Promise<TraceOutput> {
     async finish(say) {
       await flushTraces();
       if (path) say(`\nTraces written to ${path}; view them with:  npx baton-devtools ${path}`);
-      if (url) say(`\nBaton devtools is running at ${url} — open it in a browser; Ctrl-C stops it.`);
+      if (url)
+        say(`\nBaton devtools is running at ${url} — open it in a browser; Ctrl-C stops it.`);
     },
   };
 }

@@ -121,9 +121,10 @@ describe('devtools page in Chromium', () => {
     const [genA, genB] = [list[7], list[14]];
     expect(genA.width / genB.width).toBeCloseTo(ms(genA) / ms(genB), 1);
     // The paused first segment is marked on its agent row.
-    await expect
-      .poll(() => page.getByTestId('row-paused').textContent())
-      .toMatch(/paused for issue_refund, resumed$/);
+    await expect.poll(() => page.getByTestId('row-paused').textContent()).toBe(' resumed');
+    expect(await page.getByTestId('row-paused').getAttribute('title')).toBe(
+      'paused for issue_refund, then resumed',
+    );
     await expect
       .poll(() => page.getByTestId('approvals-resolved').textContent())
       .toContain('issue_refund');

@@ -69,7 +69,7 @@ export function Waterfall(props: {
         <div class="wf-track">
           {ticks.map((f) => (
             <span key={f} class="tick" style={{ left: `${f * 100}%` }}>
-              {formatDuration(f * axis.spanMs)}
+              {formatDuration(Math.round(axis.timeAt(f) - axis.start))}
             </span>
           ))}
         </div>
@@ -120,8 +120,12 @@ export function Waterfall(props: {
                         <i class="pause" /> waiting: {row.waitingOn.join(', ')}
                       </span>
                     ) : (
-                      <span class="badge" data-testid="row-paused">
-                        <i class="pause" /> paused for {row.waitingOn.join(', ')}, resumed
+                      <span
+                        class="badge"
+                        data-testid="row-paused"
+                        title={`paused for ${row.waitingOn.join(', ')}, then resumed`}
+                      >
+                        <i class="pause" /> resumed
                       </span>
                     ))}
                   {row.status === 'error' && <span class="err-mark">✗</span>}

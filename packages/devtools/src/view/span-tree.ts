@@ -212,6 +212,8 @@ export function kindCounts(rows: SpanRow[]): { kinds: Record<string, number>; er
 export interface TimeAxis {
   /** Position of an epoch-ms time on the axis, from 0 to 1. */
   at(time: number): number;
+  /** The epoch-ms time at a position (the inverse of `at`; inside a collapsed gap, interpolated). */
+  timeAt(position: number): number;
   /** Length of the axis in ms of drawn time (active time plus drawn gaps). */
   spanMs: number;
   /** Collapsed gaps: where they are drawn (0–1) and how long they really were (ms). */
@@ -267,8 +269,20 @@ export function timeAxis(t: TraceRecord, now = Date.now(), maxGapFraction = 0.08
     }
     return 1;
   };
+  const timeAt = (position: number) => {
+    const d = Math.min(1, Math.max(0, position)) * spanMs;
+    for (let i = 1; i < knots.length; i++) {
+      const a = knots[i - 1];
+      const b = knots[i];
+      if (d <= b.drawn) {
+        const f = b.drawn === a.drawn ? 1 : (d - a.drawn) / (b.drawn - a.drawn);
+        return a.real + f * (b.real - a.real);
+      }
+    }
+    return knots[knots.length - 1].real;
+  };
   for (const g of gaps) g.at /= spanMs;
-  return { at, spanMs, gaps, start, end };
+  return { at, timeAt, spanMs, gaps, start, end };
 }
 
 /** Offset and width (fractions of the axis) of a row's bar; a zero-length span gets a sliver. */

@@ -348,6 +348,9 @@ describe('span → view model', () => {
     expect(axis.at(axis.start)).toBe(0);
     expect(axis.at(axis.end)).toBe(1);
     expect(axis.at(secondStart + hour)).toBeLessThan(0.95);
+    // timeAt inverts at (outside the collapsed gap).
+    for (const time of [axis.start, secondStart + hour + 1, axis.end])
+      expect(axis.timeAt(axis.at(time))).toBeCloseTo(time, 3);
     let prev = -1;
     for (let x = axis.start; x <= axis.end; x += (axis.end - axis.start) / 500) {
       const v = axis.at(x);
