@@ -379,6 +379,22 @@ describe('devtools page in Chromium', () => {
     await shot('large-trace');
   });
 
+  it('reconnects by itself; a restarted viewer replaces what the page showed', async () => {
+    await openViewer();
+    devtools!.publish((await deskRun({ decision: 'none' })).events);
+    await expect.poll(() => page.getByTestId('trace-item').count()).toBe(1);
+    const port = devtools!.port;
+    await devtools!.close();
+    await expect.poll(() => page.getByTestId('connection').textContent()).toMatch(/reconnecting/);
+    devtools = await startDevtools({ port, traceFile: FIXTURE });
+    await expect
+      .poll(() => page.getByTestId('connection').textContent(), { timeout: 10_000 })
+      .toBe('● live');
+    // The old server's paused trace is gone; the new one's four traces are shown.
+    await expect.poll(() => page.getByTestId('trace-item').count()).toBe(4);
+    expect(await page.locator('[data-testid=trace-item][data-status=paused]').count()).toBe(0);
+  });
+
   it('a trace file that grows streams into the open page', async () => {
     const { mkdtempSync, readFileSync, writeFileSync, appendFileSync } = await import('node:fs');
     const { join } = await import('node:path');

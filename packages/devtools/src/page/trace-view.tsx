@@ -89,7 +89,11 @@ export function TraceView(props: {
                   {a.agentName}
                 </button>{' '}
                 wants to call <code>{a.toolName}</code>
-                {a.arguments !== undefined ? <code class="args">{a.arguments}</code> : null}{' '}
+                {a.arguments !== undefined ? (
+                  <code class="args">{a.arguments}</code>
+                ) : (
+                  <span class="muted"> (arguments not recorded)</span>
+                )}{' '}
                 <span class="muted mono">{a.callId}</span>
                 {a.kind === 'in_doubt' && <span class="badge status-error">in doubt</span>}
               </li>
