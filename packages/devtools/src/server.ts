@@ -47,6 +47,7 @@ export interface Devtools {
   close(): Promise<void>;
 }
 
+/** The default port of `startDevtools()` and `baton-devtools`: 4984 on 127.0.0.1. */
 export const DEFAULT_PORT = 4984;
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
