@@ -219,6 +219,7 @@ export type {
   McpListToolsSpanData,
   Span,
   SpanData,
+  SpanInterruption,
   SpanKind,
   Trace,
   TracingProcessor,
