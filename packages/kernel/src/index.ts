@@ -131,6 +131,7 @@ export type {
   StreamRunOptions,
 } from './loop/run-options.js';
 export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
+export { runToolCall, type ToolCallOutcome, type ToolCallRequest } from './loop/run-tool-call.js';
 // Model contract
 export type {
   FunctionToolDefinition,
@@ -211,10 +212,15 @@ export type {
   GuardrailSpanData,
   HandoffSpanData,
   McpListToolsSpanData,
+  RealtimeSessionSpanData,
   Span,
   SpanData,
   SpanKind,
+  SpeechGroupSpanData,
+  SpeechSpanData,
   Trace,
   TracingProcessor,
+  TranscriptionSpanData,
   TurnSpanData,
 } from './tracing/span-types.js';
+export { createTracer, Tracer, type TracerOptions } from './tracing/tracer.js';
