@@ -17,6 +17,8 @@ const packages = [
   'sandbox',
   'sandbox-docker',
   'worker-bullmq',
+  'realtime',
+  'voice',
 ];
 
 export default defineConfig({
