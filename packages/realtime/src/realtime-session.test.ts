@@ -2,7 +2,8 @@
  * RealtimeSession over the OpenAI transport against a local Realtime API server: connecting,
  * tool calls, approvals, handoffs (session.update in place), errors.
  */
-import { handoff, tool } from '@baton/kernel';
+import { handoff, setTraceProcessors, tool } from '@baton/kernel';
+import { RecordingTraceProcessor } from '@baton/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Harness, sent, startHarness } from './__tests__/harness.js';
@@ -383,6 +384,41 @@ describe('RealtimeSession: handoffs', () => {
     await h.waitFor('handoff');
     await h.conn.next('response.create', (e) => e !== sent(h!.conn, 'response.create')[0]);
     expect(sent(h.conn, 'session.update')[1].session.instructions).toBe('Billing.');
+  });
+});
+
+describe('RealtimeSession: tracing', () => {
+  it('one trace per session: realtime_session > function and handoff spans', async () => {
+    const recorder = new RecordingTraceProcessor();
+    setTraceProcessors([recorder]);
+    try {
+      const refunds = new RealtimeAgent({ name: 'Refunds', tools: [lookupTool()] });
+      h = await startHarness(new RealtimeAgent({ name: 'Front', handoffs: [refunds] }), {
+        workflowName: 'Phone desk',
+        groupId: 'call-7',
+      });
+      h.server.script(
+        { calls: [{ name: 'transfer_to_refunds', arguments: {} }] },
+        { calls: [{ name: 'lookup_order', arguments: { orderId: '#42' } }] },
+        { say: 'Found it.' },
+      );
+      h.session.sendMessage('Refund please.');
+      await h.waitFor('tool_end');
+      await h.session.close();
+      expect(recorder.traces).toMatchObject([{ name: 'Phone desk', groupId: 'call-7' }]);
+      expect(recorder.tree()).toEqual([
+        'realtime_session:',
+        '  handoff:Front->Refunds',
+        '  function:lookup_order',
+      ]);
+      expect(recorder.ended.find((s) => s.data.kind === 'realtime_session')?.data).toMatchObject({
+        agentName: 'Front',
+        provider: 'openai',
+      });
+      expect(recorder.events.at(-1)).toMatch(/^trace_end:/);
+    } finally {
+      setTraceProcessors([]);
+    }
   });
 });
 

@@ -398,9 +398,8 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
       case 'input_audio.speech_started':
         // Barge-in: stop what the user no longer hears; the server cancels the response itself
         // unless turn detection says `interruptResponse: false`.
-        this.interruptPlayback();
-        if (this.activeResponse && this.turnDetection()?.interruptResponse === false)
-          this.interrupt();
+        if (this.turnDetection()?.interruptResponse === false) this.interrupt();
+        else this.interruptPlayback();
         return;
       case 'input_audio.timeout':
         this.channel.emit({ type: 'input_audio_timeout' });

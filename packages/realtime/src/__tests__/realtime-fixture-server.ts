@@ -56,8 +56,8 @@ export interface RealtimeFixtureServer {
   script(...responses: ScriptedResponse[]): void;
   /** Resolves with the n-th connection (0-based) once it is open. */
   connection(n?: number): Promise<FakeRealtimeConnection>;
-  /** Refuse the next upgrade with this HTTP status. */
-  refuseNext(status: number): void;
+  /** Refuse the next `times` upgrades (default 1) with this HTTP status. */
+  refuseNext(status: number, times?: number): void;
   close(): Promise<void>;
 }
 
@@ -66,14 +66,14 @@ export async function startRealtimeFixtureServer(): Promise<RealtimeFixtureServe
   const connections: FakeRealtimeConnection[] = [];
   const waiters: (() => void)[] = [];
   let refuse: number | undefined;
+  let refusals = 0;
   const wss = new WebSocketServer({
     host: '127.0.0.1',
     port: 0,
     verifyClient: (_info, done) => {
-      if (refuse === undefined) return done(true);
-      const status = refuse;
-      refuse = undefined;
-      done(false, status, 'refused');
+      if (refuse === undefined || refusals === 0) return done(true);
+      refusals--;
+      done(false, refuse, 'refused');
     },
   });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
@@ -86,8 +86,9 @@ export async function startRealtimeFixtureServer(): Promise<RealtimeFixtureServe
     url: `ws://127.0.0.1:${port}/v1/realtime`,
     connections,
     script: (...r) => void scripts.push(...r),
-    refuseNext: (status) => {
+    refuseNext: (status, times = 1) => {
       refuse = status;
+      refusals = times;
     },
     connection: async (n = 0) => {
       const deadline = Date.now() + 5_000;
