@@ -18,7 +18,6 @@ import {
 import { StreamedAudioInput } from './audio-input.js';
 import { sentenceSplitter, type TextSplitter } from './sentence-splitter.js';
 import { detectTurns, type TurnDetectionOptions } from './turn-detection.js';
-import type { VoiceStreamEvent } from './voice-events.js';
 import type {
   AudioInput,
   STTModel,
@@ -223,7 +222,7 @@ class TurnSpeaker {
       if (buffer.trim()) enqueue(buffer);
       await emitted;
       await Promise.all(segments);
-      this.out.totalOutputText += whole;
+      this.out.totalOutputText += (this.out.totalOutputText ? ' ' : '') + whole;
       this.out.push({ type: 'voice_stream_event_lifecycle', event: 'turn_ended' });
       if (group) {
         if (this.tracer!.includeSensitiveData) group.data.input = whole;

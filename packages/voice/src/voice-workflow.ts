@@ -27,9 +27,27 @@ export interface VoiceWorkflow {
   onStart?(context: VoiceTurnContext): AsyncIterable<string>;
 }
 
-/** The assistant text deltas of a streamed run. */
-export function streamTextFrom(result: StreamedRunResult<any, any>): AsyncIterable<string> {
-  return result.toTextStream();
+/**
+ * The assistant text deltas of a streamed run, with a space between the texts of different
+ * messages (a message before a handoff and the next agent's answer must not run together:
+ * "…team." + "Your refund…" is spoken as two sentences).
+ */
+export async function* streamTextFrom(result: StreamedRunResult<any, any>): AsyncIterable<string> {
+  let spoke = false;
+  let boundary = false;
+  for await (const event of result) {
+    if (event.type === 'run_item_stream_event' || event.type === 'agent_updated_stream_event') {
+      boundary = true;
+      continue;
+    }
+    if (event.type !== 'raw_model_stream_event') continue;
+    if (event.data.type === 'response_done') boundary = true;
+    if (event.data.type !== 'text_delta' || event.data.delta === '') continue;
+    const delta = event.data.delta;
+    yield spoke && boundary && !/^\s/.test(delta) ? ` ${delta}` : delta;
+    spoke = true;
+    boundary = false;
+  }
 }
 
 /** Options of {@link SingleAgentVoiceWorkflow}. */
@@ -85,7 +103,7 @@ export class SingleAgentVoiceWorkflow<TContext = any> implements VoiceWorkflow {
     };
     let result = await run(this.agent, input, options);
     for (;;) {
-      yield* result.toTextStream();
+      yield* streamTextFrom(result);
       await result.completed;
       const pending = result.interruptions;
       if (pending.length === 0) break;

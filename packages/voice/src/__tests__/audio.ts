@@ -25,8 +25,9 @@ export function concatSamples(...parts: Int16Array[]): Int16Array {
 }
 
 /**
- * A TTS model that "speaks" 10 ms of tone per character, in chunks of odd byte length (so the
- * pipeline must re-align samples), optionally slower for some texts. Records what it spoke.
+ * A TTS model that "speaks" 10 ms per character at 8 kHz, every sample of the n-th call having
+ * the value n * 100 (so the order of the audio can be checked), in chunks of odd byte length
+ * (so the pipeline must re-align samples), optionally slower for some texts.
  */
 export function toneTTS(
   options: { delayMs?: (text: string) => number } = {},
@@ -40,9 +41,10 @@ export function toneTTS(
     spoken,
     async *synthesize(text) {
       spoken.push(text);
+      const value = spoken.length * 100;
       const delay = options.delayMs?.(text) ?? 0;
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-      const samples = tone(text.length * 10, 8_000);
+      const samples = new Int16Array(text.length * 80).fill(value);
       const bytes = new Uint8Array(samples.buffer);
       for (let at = 0; at < bytes.length; at += 333) yield bytes.slice(at, at + 333);
     },
