@@ -5,7 +5,7 @@
  * its handoffs are ordinary `handoff()`s. The session's one model serves every agent, so
  * `model`, `modelSettings`, `outputType` and `toolUseBehavior` are not options here.
  */
-import { Agent, type AgentConfig, UserError } from '@baton/kernel';
+import { Agent, type AgentConfig, type SchemaLike, UserError } from '@baton/kernel';
 
 /** Options of {@link RealtimeAgent}. */
 export interface RealtimeAgentConfig<TContext = any>
@@ -42,6 +42,10 @@ export class RealtimeAgent<TContext = any> extends Agent<TContext, undefined> {
   }
 
   /** A copy with some fields replaced (still a `RealtimeAgent`). */
+  override clone(overrides?: Partial<RealtimeAgentConfig<TContext>>): RealtimeAgent<TContext>;
+  override clone<O extends SchemaLike | undefined = undefined>(
+    overrides?: Partial<AgentConfig<TContext, O>>,
+  ): Agent<TContext, O>;
   override clone(overrides: Partial<RealtimeAgentConfig<TContext>> = {}): RealtimeAgent<TContext> {
     return new RealtimeAgent<TContext>({
       name: this.name,

@@ -94,6 +94,50 @@ describe('RealtimeSession: connect', () => {
   });
 });
 
+describe('RealtimeSession: audio in', () => {
+  it('appends audio as base64 PCM; with turn detection off, commit ends the turn and asks for a response', async () => {
+    h = await startHarness(new RealtimeAgent({ name: 'Desk' }), {
+      config: { turnDetection: null },
+    });
+    expect(sent(h.conn, 'session.update')[0].session.audio.input.turn_detection).toBeNull();
+    h.session.sendAudio(new Uint8Array([0, 1, 2, 3]));
+    h.session.sendAudio(new Uint8Array([4, 5]), { commit: true });
+    await h.conn.next('response.create');
+    expect(h.conn.received.slice(1).map((e) => e.type)).toEqual([
+      'input_audio_buffer.append',
+      'input_audio_buffer.append',
+      'input_audio_buffer.commit',
+      'response.create',
+    ]);
+    expect(sent(h.conn, 'input_audio_buffer.append').map((e) => e.audio)).toEqual([
+      'AAECAw==',
+      'BAU=',
+    ]);
+    // The user's spoken turn joins the history once transcribed.
+    const userItem = h.conn.items.find((i) => i.type === 'message' && i.role === 'user')!;
+    await h.waitFor('agent_end');
+    h.conn.send({
+      type: 'conversation.item.input_audio_transcription.completed',
+      item_id: userItem.id!,
+      content_index: 0,
+      transcript: 'Hello there',
+    });
+    await h.waitFor('history_updated', (e) =>
+      e.history.some((i) => JSON.stringify(i).includes('Hello there')),
+    );
+    expect(h.session.history.map((i) => i.type === 'message' && i.role)).toEqual([
+      'user',
+      'assistant',
+    ]);
+    expect(h.session.history[0]).toMatchObject({
+      id: userItem.id,
+      role: 'user',
+      content: [{ type: 'input_text', text: 'Hello there' }],
+      provider_data: { realtime: { audio: true } },
+    });
+  });
+});
+
 describe('RealtimeSession: tools', () => {
   it('runs a tool call round trip: output sent, one response.create, history as kernel items', async () => {
     const runs: string[] = [];

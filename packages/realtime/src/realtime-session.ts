@@ -277,7 +277,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     this.send({ type: 'audio.append', audio });
     if (options.commit) {
       this.send({ type: 'audio.commit' });
-      if (this.config_turnDetectionOff()) this.requestResponse();
+      if (this.turnDetectionOff()) this.requestResponse();
     }
   }
 
@@ -664,7 +664,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     return this.options.config?.turnDetection;
   }
 
-  private config_turnDetectionOff(): boolean {
+  private turnDetectionOff(): boolean {
     return this.options.config?.turnDetection === null;
   }
 

@@ -345,6 +345,22 @@ function connect(
         send({ type: 'conversation.item.done', item, previous_item_id: prev });
         return;
       }
+      case 'input_audio_buffer.commit': {
+        // The committed audio becomes a user item (transcribed later, when transcription is on).
+        const item: ConversationItem = {
+          id: id('item'),
+          type: 'message',
+          role: 'user',
+          object: 'realtime.item',
+          status: 'completed',
+          content: [{ type: 'input_audio', transcript: null }],
+        };
+        const prev = addItem(item);
+        send({ type: 'input_audio_buffer.committed', item_id: item.id!, previous_item_id: prev });
+        send({ type: 'conversation.item.added', item, previous_item_id: prev });
+        send({ type: 'conversation.item.done', item, previous_item_id: prev });
+        return;
+      }
       case 'conversation.item.delete': {
         const at = items.findIndex((i) => i.id === event.item_id);
         if (at < 0)
