@@ -121,6 +121,7 @@ describe('RealtimeSession: audio in', () => {
       item_id: userItem.id!,
       content_index: 0,
       transcript: 'Hello there',
+      usage: { type: 'duration', seconds: 1 },
     });
     await h.waitFor('history_updated', (e) =>
       e.history.some((i) => JSON.stringify(i).includes('Hello there')),

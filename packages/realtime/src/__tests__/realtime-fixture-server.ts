@@ -356,7 +356,11 @@ function connect(
           content: [{ type: 'input_audio', transcript: null }],
         };
         const prev = addItem(item);
-        send({ type: 'input_audio_buffer.committed', item_id: item.id!, previous_item_id: prev });
+        send({
+          type: 'input_audio_buffer.committed',
+          item_id: item.id!,
+          previous_item_id: prev ?? undefined,
+        });
         send({ type: 'conversation.item.added', item, previous_item_id: prev });
         send({ type: 'conversation.item.done', item, previous_item_id: prev });
         return;
