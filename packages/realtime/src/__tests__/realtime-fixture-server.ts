@@ -353,7 +353,7 @@ function connect(
           role: 'user',
           object: 'realtime.item',
           status: 'completed',
-          content: [{ type: 'input_audio', transcript: null }],
+          content: [{ type: 'input_audio' }],
         };
         const prev = addItem(item);
         send({
