@@ -25,7 +25,8 @@ export type {
   RealtimeSessionStatus,
 } from './realtime-events.js';
 export { messageText, type RealtimeItemData, realtimeData } from './realtime-history.js';
-export { newItemId, RealtimeSession, type RealtimeSessionOptions } from './realtime-session.js';
+export { newItemId, RealtimeSession } from './realtime-session.js';
+export type { RealtimeSessionOptions } from './realtime-session-options.js';
 // Transport contract
 export {
   audioDurationMs,

@@ -6,7 +6,6 @@
  */
 import {
   addUsage,
-  type BackoffOptions,
   BatonError,
   type ContentPart,
   createTracer,
@@ -14,12 +13,9 @@ import {
   type FunctionCallOutputItem,
   type GuardrailResult,
   type Handoff,
-  type HandoffSpanData,
   type Item,
-  type OutputGuardrail,
   type RealtimeSessionSpanData,
   RunContext,
-  type RunHooks,
   RunState,
   type Span,
   type ToolApprovalRunItem,
@@ -27,8 +23,9 @@ import {
   type Usage,
   UserError,
 } from '@baton/kernel';
-import { agentSessionConfig, type RealtimeSessionSettings } from './agent-config.js';
+import { agentSessionConfig } from './agent-config.js';
 import { createClockPlaybackTracker, type RealtimePlaybackTracker } from './audio-playback.js';
+import { AudioTracks } from './audio-tracks.js';
 import { EventChannel } from './event-channel.js';
 import { RealtimeAgent } from './realtime-agent.js';
 import { RealtimeConnectionError } from './realtime-errors.js';
@@ -38,57 +35,18 @@ import type {
   RealtimeSessionStatus,
 } from './realtime-events.js';
 import { RealtimeHistory, realtimeData } from './realtime-history.js';
+import type { RealtimeSessionOptions } from './realtime-session-options.js';
 import {
-  audioDurationMs,
   DEFAULT_AUDIO_FORMAT,
   type RealtimeClientEvent,
   type RealtimeTransport,
   type RealtimeTransportEvent,
 } from './realtime-transport.js';
+import { ResponseGate } from './response-gate.js';
 import { reconnectLoop, seedEvents } from './session-connection.js';
+import { type HandoffHost, takeHandoff } from './session-handoff.js';
 import { SessionTools } from './session-tools.js';
-import { type RealtimeGuardrailSettings, TranscriptGuardrails } from './transcript-guardrails.js';
-
-/** Options of {@link RealtimeSession}. */
-export interface RealtimeSessionOptions<TContext = any> {
-  /** The connection, e.g. `createOpenAIRealtimeTransport({ apiKey })`. */
-  transport: RealtimeTransport;
-  /** Given to tools, guardrails, hooks and dynamic instructions; never sent to the model. */
-  context?: TContext;
-  /** Model, voice, audio formats, turn detection, input transcription, vendor fields. */
-  config?: RealtimeSessionSettings;
-  /** Items to start the conversation with (e.g. `result.history` of a text run). */
-  history?: Item[];
-  /** Checked on every agent's transcript, after the agent's own `outputGuardrails`. */
-  outputGuardrails?: OutputGuardrail<TContext>[];
-  guardrailSettings?: RealtimeGuardrailSettings;
-  /** After a tripwire, tell the model `guardrail triggered: <names>` (default true). */
-  guardrailFeedback?: boolean;
-  /** `onToolStart` / `onToolEnd` / `onHandoff` for every agent (before the agent's own hooks). */
-  hooks?: RunHooks<TContext>;
-  /** How much audio the listener heard (default: real-time playback from arrival). */
-  playbackTracker?: RealtimePlaybackTracker;
-  /**
-   * Reopen a dropped connection up to `maxAttempts` times (default 0: a drop ends the session),
-   * waiting `backoff` between attempts, then seed the new conversation with the history.
-   */
-  reconnect?: { maxAttempts?: number; backoff?: BackoffOptions };
-  /** Default: on when trace processors are registered, sensitive data included. */
-  tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
-  /** Trace name. Default `'Realtime session'`. */
-  workflowName?: string;
-  groupId?: string;
-  traceMetadata?: Record<string, unknown>;
-  /** Also emit every transport event as `transport_event` (default false). */
-  emitTransportEvents?: boolean;
-}
-
-interface AudioTrack {
-  responseId: string;
-  itemId: string;
-  contentIndex: number;
-  receivedMs: number;
-}
+import { TranscriptGuardrails } from './transcript-guardrails.js';
 
 const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
 
@@ -109,13 +67,8 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   private unsubscribe?: () => void;
   private tracer?: Tracer;
   private span?: Span<RealtimeSessionSpanData>;
-  private readonly responses = new Map<string, RealtimeAgent>();
-  private activeResponse?: string;
-  private responseRequested = false;
-  private responseWanted = false;
-  private readonly interrupted = new Set<string>();
-  private readonly audio = new Map<string, AudioTrack>();
-  private currentAudio?: AudioTrack;
+  private readonly gate: ResponseGate;
+  private readonly audio: AudioTracks;
   private queued: RealtimeClientEvent[] = [];
 
   constructor(agent: RealtimeAgent, options: RealtimeSessionOptions<TContext>) {
@@ -135,12 +88,16 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
       new RunContext(options.context as TContext),
       Number.MAX_SAFE_INTEGER,
     );
+    // A listener that throws must not break the session (nor crash the process).
     this.channel = new EventChannel((error) =>
-      queueMicrotask(() => {
-        throw error;
-      }),
+      console.error('[baton] a RealtimeSession event listener threw:', error),
     );
     this.playback = options.playbackTracker ?? createClockPlaybackTracker();
+    this.audio = new AudioTracks(
+      options.config?.outputAudioFormat ?? DEFAULT_AUDIO_FORMAT,
+      this.playback,
+    );
+    this.gate = new ResponseGate(() => this.trySend({ type: 'response.create' }));
     this.tools = new SessionTools({
       state: this.state,
       hooks: options.hooks,
@@ -284,9 +241,9 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   /** Stops the current answer: cancels its generation and cuts its audio where playback is. */
   interrupt(): void {
     if (this.statusValue !== 'connected') return;
-    const active = this.activeResponse;
-    if (active && !this.interrupted.has(active)) {
-      this.markInterrupted(active);
+    const active = this.gate.active;
+    if (active && !this.audio.isCut(active)) {
+      this.audio.markCut(active);
       this.send({ type: 'response.cancel', responseId: active });
     }
     this.interruptPlayback();
@@ -328,9 +285,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
         void this.onConnectionLost(e.error);
         return;
       case 'response.created':
-        this.activeResponse = e.responseId;
-        this.responseRequested = false;
-        this.responses.set(e.responseId, this.agent);
+        this.gate.created(e.responseId, this.agent);
         this.channel.emit({ type: 'agent_start', agent: this.agent, responseId: e.responseId });
         return;
       case 'response.done':
@@ -349,21 +304,24 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
       case 'item.truncated': {
         const item = this.store.get(e.itemId);
         if (item && realtimeData(item).truncated_ms === undefined) {
-          const track = this.audio.get(`${e.itemId}:${e.contentIndex}`);
-          this.store.truncate(e.itemId, e.audioEndMs, track?.receivedMs ?? e.audioEndMs);
+          const received = this.audio.receivedMs(e.itemId, e.contentIndex);
+          this.store.truncate(e.itemId, e.audioEndMs, received ?? e.audioEndMs);
           this.emitHistory();
         }
         return;
       }
       case 'audio.delta':
-        this.onAudio(e.responseId, e.itemId, e.contentIndex, e.audio);
+        if (this.audio.add(e.responseId, e.itemId, e.contentIndex, e.audio.byteLength)) {
+          const { responseId, itemId, contentIndex, audio } = e;
+          this.channel.emit({ type: 'audio', responseId, itemId, contentIndex, audio });
+        }
         return;
       case 'audio.done':
-        if (!this.interrupted.has(e.responseId))
+        if (!this.audio.isCut(e.responseId))
           this.channel.emit({ type: 'audio_end', itemId: e.itemId, contentIndex: e.contentIndex });
         return;
       case 'transcript.delta': {
-        if (this.interrupted.has(e.responseId)) return;
+        if (this.audio.isCut(e.responseId)) return;
         if (this.store.appendText(e.itemId, e.delta, e.modality === 'audio') === 'added')
           this.channel.emit({
             type: 'history_added',
@@ -380,7 +338,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
         return;
       }
       case 'transcript.done':
-        if (this.interrupted.has(e.responseId)) return;
+        if (this.audio.isCut(e.responseId)) return;
         this.store.setText(e.itemId, e.transcript, 'assistant');
         this.emitHistory();
         this.guardrails.onDone(this.agentOf(e.responseId), e.responseId, e.itemId, e.transcript);
@@ -406,10 +364,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
         return;
       case 'error': {
         const code = (e.error as { code?: string }).code;
-        if (code === ACTIVE_RESPONSE_CODE) {
-          this.responseRequested = false;
-          this.responseWanted = true;
-        }
+        if (code === ACTIVE_RESPONSE_CODE) this.gate.refused();
         this.channel.emit({ type: 'error', error: e.error });
         return;
       }
@@ -419,35 +374,14 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   }
 
   private onResponseDone(e: Extract<RealtimeTransportEvent, { type: 'response.done' }>): void {
-    const agent = this.agentOf(e.responseId);
-    this.responses.delete(e.responseId);
-    if (this.activeResponse === e.responseId) this.activeResponse = undefined;
+    const agent = this.gate.done(e.responseId) ?? this.agent;
     addUsage(this.state.context.usage, { requests: 1, ...e.usage });
     this.channel.emit({ type: 'agent_end', agent, responseId: e.responseId, status: e.status });
     const calls = e.output.filter((i): i is FunctionCallItem => i.type === 'function_call');
-    if (e.status === 'completed' && calls.length > 0 && !this.interrupted.has(e.responseId)) {
+    if (e.status === 'completed' && calls.length > 0 && !this.audio.isCut(e.responseId)) {
       void this.tools.onResponse(agent, calls).catch((error) => this.reportError(error));
     }
-    if (this.responseWanted && !this.tools.busy) this.requestResponse();
-  }
-
-  private onAudio(responseId: string, itemId: string, contentIndex: number, audio: Uint8Array) {
-    if (this.interrupted.has(responseId)) return;
-    const key = `${itemId}:${contentIndex}`;
-    let track = this.audio.get(key);
-    if (!track) {
-      track = { responseId, itemId, contentIndex, receivedMs: 0 };
-      this.audio.set(key, track);
-      if (this.audio.size > 64) this.audio.delete(this.audio.keys().next().value!);
-    }
-    const ms = audioDurationMs(
-      audio.byteLength,
-      this.options.config?.outputAudioFormat ?? DEFAULT_AUDIO_FORMAT,
-    );
-    track.receivedMs += ms;
-    this.currentAudio = track;
-    this.playback.onAudio?.(itemId, contentIndex, ms);
-    this.channel.emit({ type: 'audio', responseId, itemId, contentIndex, audio });
+    if (this.gate.pending && !this.tools.busy) this.requestResponse();
   }
 
   /**
@@ -456,31 +390,13 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
    * Nothing happens when no audio is playing any more.
    */
   private interruptPlayback(): boolean {
-    const track = this.currentAudio;
-    if (!track) return false;
-    const played = Math.min(
-      track.receivedMs,
-      Math.max(0, this.playback.playedMs(track.itemId, track.contentIndex) ?? 0),
-    );
-    const generating = this.activeResponse === track.responseId;
-    this.currentAudio = undefined;
-    if (!generating && played >= track.receivedMs - 1) return false;
-    this.markInterrupted(track.responseId);
-    const audioEndMs = Math.floor(played);
-    this.send({
-      type: 'item.truncate',
-      itemId: track.itemId,
-      contentIndex: track.contentIndex,
-      audioEndMs,
-    });
-    this.store.truncate(track.itemId, audioEndMs, track.receivedMs);
-    this.playback.onInterrupted?.();
-    this.channel.emit({
-      type: 'audio_interrupted',
-      itemId: track.itemId,
-      contentIndex: track.contentIndex,
-      playedMs: audioEndMs,
-    });
+    const cut = this.audio.cut(this.gate.active);
+    if (!cut) return false;
+    const { track, audioEndMs } = cut;
+    const { itemId, contentIndex } = track;
+    this.send({ type: 'item.truncate', itemId, contentIndex, audioEndMs });
+    this.store.truncate(itemId, audioEndMs, track.receivedMs);
+    this.channel.emit({ type: 'audio_interrupted', itemId, contentIndex, playedMs: audioEndMs });
     this.emitHistory();
     return true;
   }
@@ -494,11 +410,11 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
       message: text,
     });
     if (this.statusValue !== 'connected') return;
-    if (this.activeResponse === responseId && !this.interrupted.has(responseId)) {
+    if (this.gate.active === responseId && !this.audio.isCut(responseId)) {
       this.send({ type: 'response.cancel', responseId });
     }
-    if (this.currentAudio?.responseId === responseId) this.interruptPlayback();
-    this.markInterrupted(responseId);
+    if (this.audio.current?.responseId === responseId) this.interruptPlayback();
+    this.audio.markCut(responseId);
     if (this.options.guardrailFeedback !== false) {
       this.sendMessage(`guardrail triggered: ${results.map((r) => r.guardrailName).join(', ')}`);
     }
@@ -512,61 +428,29 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     this.trySend({ type: 'item.create', item });
   }
 
-  private async takeHandoff(
-    from: RealtimeAgent,
-    h: Handoff<any, RealtimeAgent>,
-    call: FunctionCallItem,
-  ): Promise<void> {
-    const parsed = await h.parseArguments(call.arguments);
-    if (!parsed.ok) {
-      this.addOutput({
-        type: 'function_call_output',
-        call_id: call.call_id,
-        output: parsed.message,
-      });
-      return;
-    }
-    const to = h.agent;
-    const span = this.tracer?.startSpan<HandoffSpanData>(
-      { kind: 'handoff', from: from.name, to: to.name },
-      this.span,
-    );
-    try {
-      await h.onHandoff?.(this.state.context, parsed.value);
-      await this.options.hooks?.onHandoff?.(this.state.context, from, to);
-      await to.hooks?.onHandoff?.(this.state.context, from, to);
-      const config = await this.config(to);
-      this.agent = to;
-      // The new instructions and tools apply before the model answers the handoff's output.
-      this.trySend({ type: 'session.update', config });
-      this.channel.emit({ type: 'handoff', from, to });
-      this.addOutput({
-        type: 'function_call_output',
-        call_id: call.call_id,
-        output: JSON.stringify({ assistant: to.name }),
-      });
-      if (span) this.tracer!.endSpan(span);
-    } catch (error) {
-      if (span) this.tracer!.endSpan(span, { message: 'handoff failed' });
-      this.addOutput({
-        type: 'function_call_output',
-        call_id: call.call_id,
-        output: `Error: the handoff to ${to.name} failed.`,
-      });
-      throw error;
-    }
+  private takeHandoff(from: RealtimeAgent, h: Handoff<any, RealtimeAgent>, call: FunctionCallItem) {
+    return takeHandoff(this.handoffHost(), from, h, call);
+  }
+
+  private handoffHost(): HandoffHost {
+    return {
+      context: this.state.context,
+      hooks: this.options.hooks,
+      tracer: this.tracer,
+      span: this.span,
+      config: (agent) => this.config(agent),
+      switchTo: (agent) => {
+        this.agent = agent;
+      },
+      send: (event) => this.trySend(event),
+      emit: (event) => this.channel.emit(event),
+      addOutput: (output) => this.addOutput(output),
+    };
   }
 
   /** Sends `response.create` now, or once the active response is done (never two at once). */
   private requestResponse(): void {
-    if (this.closed) return;
-    if (this.activeResponse || this.responseRequested || this.statusValue !== 'connected') {
-      this.responseWanted = true;
-      return;
-    }
-    this.responseWanted = false;
-    this.responseRequested = true;
-    this.trySend({ type: 'response.create' });
+    if (!this.closed) this.gate.request(this.statusValue === 'connected');
   }
 
   // ---- connection --------------------------------------------------------------------------
@@ -574,10 +458,8 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   private async onConnectionLost(error: BatonError): Promise<void> {
     if (this.closed || this.statusValue === 'reconnecting') return;
     const maxAttempts = Math.max(0, this.options.reconnect?.maxAttempts ?? 0);
-    if (this.activeResponse || this.responseRequested) this.responseWanted = true;
-    this.activeResponse = undefined;
-    this.responseRequested = false;
-    this.currentAudio = undefined;
+    this.gate.lost();
+    this.audio.reset();
     const lost = RealtimeConnectionError.isInstance(error)
       ? error
       : new RealtimeConnectionError(error.message, { cause: error });
@@ -610,7 +492,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     const queued = this.queued;
     this.queued = [];
     for (const event of queued) this.trySend(event);
-    if (this.responseWanted && !this.tools.busy) this.requestResponse();
+    if (this.gate.pending && !this.tools.busy) this.requestResponse();
   }
 
   private send(event: RealtimeClientEvent): void {
@@ -669,13 +551,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   }
 
   private agentOf(responseId: string): RealtimeAgent {
-    return this.responses.get(responseId) ?? this.agent;
-  }
-
-  private markInterrupted(responseId: string): void {
-    this.interrupted.add(responseId);
-    if (this.interrupted.size > 64)
-      this.interrupted.delete(this.interrupted.values().next().value!);
+    return this.gate.agentOf(responseId) ?? this.agent;
   }
 
   private addToHistory(item: Item & { id: string }): void {

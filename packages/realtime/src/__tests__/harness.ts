@@ -2,7 +2,8 @@
 import { createOpenAIRealtimeTransport } from '../openai/openai-realtime-transport.js';
 import type { RealtimeAgent } from '../realtime-agent.js';
 import type { RealtimeSessionEvent } from '../realtime-events.js';
-import { RealtimeSession, type RealtimeSessionOptions } from '../realtime-session.js';
+import { RealtimeSession } from '../realtime-session.js';
+import type { RealtimeSessionOptions } from '../realtime-session-options.js';
 import {
   type FakeRealtimeConnection,
   type RealtimeFixtureServer,
