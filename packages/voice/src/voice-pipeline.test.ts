@@ -195,6 +195,41 @@ describe('VoicePipeline: agent runs', () => {
   });
 });
 
+describe('VoicePipeline: cancel', () => {
+  it('cancel() aborts the workflow; the stream ends with an error event', async () => {
+    server.enqueue(transcript('Tell me a long story.'));
+    let aborted = false;
+    const workflow = {
+      async *run(_text: string, ctx: { signal: AbortSignal }) {
+        yield 'Once upon a time, there was a mug. ';
+        await new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('the caller hung up'));
+          }),
+        );
+      },
+    };
+    const result = new VoicePipeline({ workflow, stt: stt(), tts: toneTTS() }).run(
+      audioInput(tone(300)),
+    );
+    const events: VoiceStreamEvent[] = [];
+    for await (const e of result) {
+      events.push(e);
+      if (e.type === 'voice_stream_event_lifecycle' && e.event === 'turn_started') result.cancel();
+    }
+    await result.done();
+    expect(aborted).toBe(true);
+    expect(events.at(-1)).toMatchObject({
+      type: 'voice_stream_event_error',
+      error: { message: 'the caller hung up' },
+    });
+    expect(
+      events.some((e) => e.type === 'voice_stream_event_lifecycle' && e.event === 'session_ended'),
+    ).toBe(false);
+  });
+});
+
 describe('VoicePipeline: streamed input', () => {
   it('finds the turns, greets first, and keeps the conversation across turns', async () => {
     server.enqueue(transcript('Hello.'), transcript('Where is order 42?'));

@@ -1,8 +1,8 @@
 /**
  * `VoicePipeline`: speech → `STTModel` → a workflow (any Baton agent run, streamed) → the
  * streamed text split into sentences → `TTSModel` → audio events. A whole buffer is one turn;
- * a `StreamedAudioInput` is split into turns (the STT model's own turn detection when it has
- * one, else local energy-based detection). Semantics of the OpenAI Agents SDK `VoicePipeline`.
+ * a `StreamedAudioInput` is split into turns by local energy-based detection (`detectTurns`),
+ * so any `STTModel` works. Semantics of the OpenAI Agents SDK `VoicePipeline`.
  */
 import {
   Agent,
