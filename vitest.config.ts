@@ -18,6 +18,8 @@ const packages = [
   'sandbox-docker',
   'worker-bullmq',
   'devtools',
+  'realtime',
+  'voice',
 ];
 
 export default defineConfig({

@@ -138,6 +138,7 @@ export type {
 export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
 // Sessions
 export { readSessionHistory } from './loop/session-io.js';
+export { runToolCall, type ToolCallOutcome, type ToolCallRequest } from './loop/run-tool-call.js';
 // Model contract
 export type {
   FunctionToolDefinition,
@@ -217,11 +218,16 @@ export type {
   GuardrailSpanData,
   HandoffSpanData,
   McpListToolsSpanData,
+  RealtimeSessionSpanData,
   Span,
   SpanData,
   SpanInterruption,
   SpanKind,
+  SpeechGroupSpanData,
+  SpeechSpanData,
   Trace,
   TracingProcessor,
+  TranscriptionSpanData,
   TurnSpanData,
 } from './tracing/span-types.js';
+export { createTracer, Tracer, type TracerOptions } from './tracing/tracer.js';
