@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeSandboxConformance } from '@baton/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localRaceOptions } from '../__tests__/race-setup.js';
 import { findWorkingBwrap } from './bwrap.js';
 import { localSandboxClient } from './local-sandbox-client.js';
 
@@ -73,10 +74,14 @@ describe('local backend with bwrap', () => {
   });
 });
 
-describeSandboxConformance('local (bwrap)', async () => {
-  const rootDir = await mkdtemp(join(tmpdir(), 'baton-bwrap-conformance-'));
-  return {
-    client: localSandboxClient({ rootDir, isolation: 'bwrap' }),
-    cleanup: () => rm(rootDir, { recursive: true, force: true }),
-  };
-});
+describeSandboxConformance(
+  'local (bwrap)',
+  async () => {
+    const rootDir = await mkdtemp(join(tmpdir(), 'baton-bwrap-conformance-'));
+    return {
+      client: localSandboxClient({ rootDir, isolation: 'bwrap' }),
+      cleanup: () => rm(rootDir, { recursive: true, force: true }),
+    };
+  },
+  { race: localRaceOptions('bwrap') },
+);
