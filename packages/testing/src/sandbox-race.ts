@@ -26,7 +26,7 @@ export interface SandboxRaceOptions {
   attempts?: number;
   /** Stop earlier after this many ms. Default 60 000. */
   timeMs?: number;
-  /** Fewest attempts that count as a run (the case fails below it). Default `min(attempts, 200)`. */
+  /** Fewest attempts that count as a run (the case fails below it). Default `min(attempts, 100)` (a Docker backend does ~200 in the default minute on 2 cores). */
   minAttempts?: number;
   /**
    * Makes the outside directory. Default: `/tmp/baton-race-<hex>` created and read through
