@@ -85,11 +85,18 @@ async function rejection(promise: Promise<unknown>): Promise<Error & { reason?: 
  * Declares `describe('Sandbox conformance: <name>')` checking a backend against the
  * `SandboxClient` / `SandboxSession` v1 contract (packages/sandbox/src/sandbox-contract.ts):
  * manifest materialization (files, dirs, env, workdir), exec (exit codes, separate streams,
- * stdin/cwd/env, a timeout that kills the whole process group, output caps with a marker),
- * file round trips (text, unicode, bytes), listDir/remove, path confinement (`..`, absolute
- * paths, symlinks out → `SandboxPathError`; missing → `SandboxFileNotFoundError`), snapshot →
- * resume in a new session, resume of a live session by id, close, isolation between sessions,
- * and a JSON-safe `state()`. Sessions left open by a failed test are closed after it.
+ * stdin/cwd/env, a timeout that kills the whole process group, the manifest's wall time as a
+ * cap, stdout and stderr capped separately with a marker, a flood that still times out), file
+ * round trips byte for byte (text, unicode, all 256 byte values, 3 MiB, empty files, bytes made
+ * in the sandbox, stdin bytes, odd names), listDir/remove (a symlink is removed, never its
+ * target), path confinement (`..`, absolute paths, symlinks out, link chains, relative links
+ * that climb out, for reads, writes, listings, removes and `cwd` → `SandboxPathError`; loops
+ * named; missing → `SandboxFileNotFoundError`; a directory as a file and back → `SandboxError`),
+ * FIFOs that never block a call, a bounded symlink race (see `runSandboxRace`: a command flips
+ * a directory to a symlink out while the host reads, writes, lists and removes under it — 0
+ * escapes, and the race must be seen), snapshot → resume in a new session, resume of a live
+ * session by id, close, isolation between sessions, and a JSON-safe `state()`. Sessions left
+ * open by a failed test are closed after it.
  */
 export function describeSandboxConformance(
   name: string,
