@@ -31,6 +31,7 @@ console.log(n);
 `;
 
 const VICTIMS = 40;
+const ATTEMPTS = 3_000;
 let host: string;
 let secret: string;
 
@@ -77,6 +78,10 @@ for (const isolation of ['bwrap', 'none'] as const) {
       let removes = 0;
       let snapshots = 0;
       const copied: string[] = [];
+      const rawErrors: string[] = [];
+      const named = (error: Error) => {
+        if (!/^Sandbox/.test(error.name)) rawErrors.push(`${error.name}: ${error.message}`);
+      };
       try {
         while (
           !(await s.readFile('race-ready').then(
@@ -86,32 +91,31 @@ for (const isolation of ['bwrap', 'none'] as const) {
         )
           await new Promise((r) => setTimeout(r, 10));
         const started = Date.now();
-        for (let i = 0; i < 600 && Date.now() - started < 120_000; i++) {
+        for (let i = 0; i < ATTEMPTS && Date.now() - started < 120_000; i++) {
           if (i % 6 === 5) {
-            const snap = await s.snapshot();
             snapshots++;
+            const snap = await s.snapshot().catch(named);
+            if (!snap) continue;
             const dir = join(rootDir, 'snapshots', snap.snapshotId);
             for (const [name, content] of Object.entries(await filesUnder(dir)))
               if (content === secret || content === 'victim') copied.push(name);
             await client.deleteSnapshot!(snap);
           } else {
-            await s.remove('tree', { recursive: true }).catch((error: Error) => {
-              expect(error.name).toMatch(/^Sandbox/);
-            });
             removes++;
+            await s.remove('tree', { recursive: true }).catch(named);
           }
         }
       } finally {
         await s.writeFile('race-stop', '');
         const done = await racer;
         console.info(
-          `[walk race ${isolation}] removes=${removes} snapshots=${snapshots} flips=${done.stdout.trim()} copied=${copied.length} missing=${(await hostIntact()).length}`,
+          `[walk race ${isolation}] removes=${removes} snapshots=${snapshots} flips=${done.stdout.trim()} copied=${copied.length} missing=${(await hostIntact()).length} rawErrors=${rawErrors.length}`,
         );
-        await s.close();
+        await s.close().catch(() => {});
         await rm(rootDir, { recursive: true, force: true });
       }
-      expect(removes).toBe(500);
-      expect(snapshots).toBe(100);
+      expect(removes + snapshots).toBe(ATTEMPTS);
+      expect(rawErrors.slice(0, 5)).toEqual([]);
       expect(copied).toEqual([]);
       expect(await hostIntact()).toEqual([]);
     });
@@ -133,7 +137,11 @@ for (const isolation of ['bwrap', 'none'] as const) {
           )
             await new Promise((r) => setTimeout(r, 10));
           await new Promise((r) => setTimeout(r, i % 5));
-          await s.close();
+          const closed = await s.close().then(
+            () => 'closed',
+            (error: Error) => `${error.name}: ${error.message}`,
+          );
+          expect(closed).toBe('closed');
           expect(await racer).toMatchObject({ reason: 'aborted' });
           expect(await readdir(join(rootDir, 'sessions'))).toEqual([]);
         }

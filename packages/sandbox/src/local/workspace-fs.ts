@@ -142,13 +142,19 @@ export class WorkspaceFs {
   async listDir(path: string): Promise<DirEntry[]> {
     return this.run(path, async (walk) => {
       const dir = await walk.dir(false);
+      const names = (await readdir(dir.self())).sort();
+      const stats = await Promise.all(
+        names.map((name) =>
+          lstat(dir.at(name)).catch((error) => {
+            if (codeOf(error) === 'ENOENT') return undefined;
+            throw error;
+          }),
+        ),
+      );
       const entries: DirEntry[] = [];
-      for (const name of (await readdir(dir.self())).sort()) {
-        const st = await lstat(dir.at(name)).catch((error) => {
-          if (codeOf(error) === 'ENOENT') return undefined;
-          throw error;
-        });
-        if (!st) continue;
+      names.forEach((name, i) => {
+        const st = stats[i];
+        if (!st) return;
         const type = st.isSymbolicLink()
           ? 'symlink'
           : st.isDirectory()
@@ -162,7 +168,7 @@ export class WorkspaceFs {
           type,
           sizeBytes: type === 'file' ? st.size : 0,
         });
-      }
+      });
       return entries;
     });
   }

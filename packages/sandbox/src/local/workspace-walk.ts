@@ -232,6 +232,6 @@ export class WorkspaceWalk {
   }
 
   async close(): Promise<void> {
-    for (const dir of this.stack.splice(0)) await dir.close();
+    await Promise.all(this.stack.splice(0).map((dir) => dir.close()));
   }
 }
