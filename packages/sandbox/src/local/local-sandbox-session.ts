@@ -91,7 +91,10 @@ export class LocalSandboxSession implements SandboxSession {
       ...options.env,
     };
     const own = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, own.signal]) : own.signal;
+    const forward = () => own.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', forward, { once: true });
+    if (options.signal?.aborted) forward();
+    const signal = own.signal;
     const spec = {
       env,
       stdin: options.stdin,
@@ -119,6 +122,7 @@ export class LocalSandboxSession implements SandboxSession {
       });
     } finally {
       this.running.delete(own);
+      options.signal?.removeEventListener('abort', forward);
     }
   }
 
