@@ -1,0 +1,96 @@
+/**
+ * Pure parts of provider-neutral compaction: the token estimate, where to cut a transcript so the
+ * recent tail stays intact and no function call is separated from its output, and the text
+ * rendering of older items for the summarizer.
+ */
+import type { Item } from '@baton/kernel';
+
+const sizes = new WeakMap<object, number>();
+
+/**
+ * Estimated tokens of `items`: characters of their JSON divided by 4 (a common rule of thumb for
+ * English text and code; it over-counts for CJK and under-counts for dense symbols). Per-item
+ * sizes are cached by object identity, so repeated estimates of a growing transcript stay cheap.
+ */
+export function estimateTokens(items: readonly Item[]): number {
+  let chars = 0;
+  for (const item of items) {
+    let size = sizes.get(item);
+    if (size === undefined) {
+      size = JSON.stringify(item).length;
+      sizes.set(item, size);
+    }
+    chars += size;
+  }
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * The index where the kept tail starts: the newest items whose estimate fits `keepRecentTokens`
+ * (always at least the last item), moved earlier so that (1) every `function_call_output` in the
+ * tail has its `function_call` in the tail, and (2) a `reasoning` item stays with the item after
+ * it. Returns 0 when nothing can be cut.
+ */
+export function findTailStart(items: readonly Item[], keepRecentTokens: number): number {
+  let start = items.length;
+  let budget = keepRecentTokens;
+  while (start > 0) {
+    const cost = estimateTokens([items[start - 1]]);
+    if (start < items.length && cost > budget) break;
+    budget -= cost;
+    start--;
+  }
+  const callIndex = new Map<string, number>();
+  items.forEach((it, i) => {
+    if (it.type === 'function_call') callIndex.set(it.call_id, i);
+  });
+  for (let moved = true; moved && start > 0; ) {
+    moved = false;
+    for (let i = start; i < items.length; i++) {
+      const it = items[i];
+      if (it.type === 'function_call_output') {
+        const at = callIndex.get(it.call_id);
+        if (at !== undefined && at < start) {
+          start = at;
+          moved = true;
+          break;
+        }
+      }
+    }
+    if (start > 0 && items[start - 1].type === 'reasoning') {
+      start--;
+      moved = true;
+    }
+  }
+  return start;
+}
+
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p: any) =>
+      typeof p?.text === 'string'
+        ? p.text
+        : typeof p?.refusal === 'string'
+          ? `[refusal] ${p.refusal}`
+          : `[${p?.type ?? 'part'}]`,
+    )
+    .join('\n');
+}
+
+/** Renders items as a plain-text transcript for the summarizer (so no provider sees a dangling call). */
+export function renderTranscript(items: readonly Item[]): string {
+  return items
+    .map((it: any) => {
+      if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
+      if (it.type === 'function_call')
+        return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
+      if (it.type === 'function_call_output')
+        return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
+      if (it.type === 'reasoning')
+        return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
+      return `[${it.type} item]`;
+    })
+    .join('\n\n');
+}
