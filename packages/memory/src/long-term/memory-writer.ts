@@ -87,27 +87,31 @@ function countLines(text: string | undefined): number {
 export class MemoryWriter {
   /** The model of the last recorded run (the phases' default). */
   lastRunModel?: Model;
-  private pending = new Set<Promise<void>>();
+  private tail: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(readonly config: MemoryWriterConfig) {}
 
   /**
-   * Appends a segment in the background (the run does not wait); a failure goes to `onError`.
-   * `flush()` and `close()` wait for every pending append first.
+   * Appends a segment in the background (the run does not wait), in recording order; a failure
+   * goes to `onError`. `flush()` and `close()` wait for every pending append first.
    */
   record(segment: RolloutSegment): void {
     if (this.closed) return;
-    const p = appendRolloutSegment(this.config.store, segment).catch((error) =>
-      this.config.onError?.(error, { operation: 'record' }),
+    this.tail = this.tail.then(() =>
+      appendRolloutSegment(this.config.store, segment).catch((error) =>
+        this.config.onError?.(error, { operation: 'record' }),
+      ),
     );
-    this.pending.add(p);
-    p.finally(() => this.pending.delete(p));
   }
 
   /** Waits until every recorded segment is in the store. */
   async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    let tail: Promise<void>;
+    do {
+      tail = this.tail;
+      await tail;
+    } while (tail !== this.tail);
   }
 
   private phaseSettings(signal?: AbortSignal): PhaseRunSettings {
