@@ -84,3 +84,8 @@ export {
   SqliteMemoryStore,
   type SqliteMemoryStoreOptions,
 } from './store/sqlite-memory-store.js';
+// Tool-output trimming
+export {
+  ToolOutputTrimmer,
+  type ToolOutputTrimmerOptions,
+} from './trimmer/tool-output-trimmer.js';
