@@ -1,7 +1,30 @@
 // Conversation sessions
 
+// Compaction sessions
+export {
+  COMPACTION_SUMMARY_PREFIX,
+  type CompactionCut,
+  compactionSummaryItem,
+  DEFAULT_COMPACTION_INSTRUCTIONS,
+  hasPendingToolCalls,
+  isCompactionSummary,
+  planCompaction,
+  type SummarizeOptions,
+  summarizeItems,
+} from './compaction/compaction-core.js';
+export {
+  type CompactionOutcome,
+  CompactionSession,
+  type CompactionSessionOptions,
+} from './compaction/compaction-session.js';
 // Compaction
 export { estimateTokens, findTailStart, renderTranscript } from './compaction/compaction-split.js';
+export {
+  replaceOldestItemsFallback,
+  type SessionHistoryRewrite,
+  sameItems,
+  supportsHistoryRewrite,
+} from './compaction/session-rewrite.js';
 // Long-term memory
 export {
   isRolloutId,

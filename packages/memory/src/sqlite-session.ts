@@ -13,6 +13,7 @@ import {
   type ItemRow,
   SQLITE_SESSION_SCHEMA_VERSION,
 } from './sqlite-schema.js';
+import { prepareReplaceOldest } from './sqlite-session-rewrite.js';
 
 /** Options of {@link SqliteSession}. Give exactly one of `path` and `db`. */
 export interface SqliteSessionOptions {
@@ -61,6 +62,9 @@ export class SqliteSession implements Session {
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly addTx: Database.Transaction<(items: Item[]) => void>;
   private readonly popTx: Database.Transaction<() => Item | undefined>;
+  private readonly replaceTx: ReturnType<typeof prepareReplaceOldest>;
+  /** History rewrite v1 (atomic compare-and-swap of the oldest items, for `CompactionSession`). */
+  readonly historyRewriteVersion = 'v1' as const;
 
   constructor(options: SqliteSessionOptions) {
     if (typeof options.sessionId !== 'string' || options.sessionId === '') {
@@ -92,6 +96,7 @@ export class SqliteSession implements Session {
       for (const item of items)
         s.insert.run(this.sessionId, SQLITE_SESSION_SCHEMA_VERSION, JSON.stringify(item), now);
     });
+    this.replaceTx = prepareReplaceOldest(this.db, this.tableName, this.sessionId);
     this.popTx = this.db.transaction(() => {
       const row = s.newest.get(this.sessionId) as ItemRow | undefined;
       if (row === undefined) return undefined;
@@ -130,6 +135,19 @@ export class SqliteSession implements Session {
   /** Removes and returns the newest item (`undefined` when empty). A corrupt newest row is kept and reported. */
   async popItem(): Promise<Item | undefined> {
     return this.guard('popItem', () => this.popTx.immediate());
+  }
+
+  /**
+   * Replaces the oldest `expected.length` items with `replacement` in one immediate transaction
+   * if they still equal `expected` (by JSON); `false` and no change otherwise. Items appended
+   * meanwhile, by any process, stay after the replacement (see `sqlite-session-rewrite.ts`).
+   * @throws UserError for a replacement longer than `expected`; SessionError when SQLite fails.
+   */
+  async replaceOldestItems(
+    expected: readonly Item[],
+    replacement: readonly Item[],
+  ): Promise<boolean> {
+    return this.guard('replaceOldestItems', () => this.replaceTx.immediate(expected, replacement));
   }
 
   /** Deletes every row of this session id. */

@@ -12,6 +12,7 @@ import {
   waitUntilReady,
 } from './redis-connection.js';
 import { decodeEntry, encodeEntry } from './redis-entry.js';
+import { REPLACE_OLDEST_SCRIPT } from './redis-session-rewrite.js';
 
 /** Options of {@link RedisSession}. */
 export interface RedisSessionOptions {
@@ -193,6 +194,39 @@ export class RedisSession implements Session {
       )) as [string, number] | [];
       if (reply.length === 0) return undefined;
       return decodeEntry(reply[0], reply[1], { operation: 'popItem', key: this.fullKey });
+    });
+  }
+
+  /** History rewrite v1 (atomic compare-and-swap of the oldest items, for `CompactionSession`). */
+  readonly historyRewriteVersion = 'v1' as const;
+
+  /**
+   * Replaces the oldest `expected.length` items with `replacement` in one Lua script if their
+   * entries still equal `expected`'s; `false` and no change otherwise. Entries appended meanwhile,
+   * by any process, stay after the replacement (see `redis-session-rewrite.ts`).
+   * @throws SessionError when Redis fails or an item is not JSON-serializable.
+   */
+  async replaceOldestItems(
+    expected: readonly Item[],
+    replacement: readonly Item[],
+  ): Promise<boolean> {
+    if (expected.length === 0 && replacement.length === 0) return true;
+    const ctx = { operation: 'replaceOldestItems', key: this.fullKey };
+    const old = expected.map((item) => encodeEntry(item, ctx));
+    const next = replacement.map((item) => encodeEntry(item, ctx));
+    return this.call('replaceOldestItems', async () => {
+      const reply = await this.client.eval(
+        REPLACE_OLDEST_SCRIPT,
+        2,
+        this.itemsKey,
+        this.metaKey,
+        old.length,
+        Date.now(),
+        this.ttlMs,
+        ...old,
+        ...next,
+      );
+      return Number(reply) === 1;
     });
   }
 
