@@ -42,9 +42,14 @@ export function prepareReplaceOldest(
     }
     for (const row of rows) remove.run(row.id);
     const now = Date.now();
-    replacement.forEach((item, i) =>
-      insert.run(rows[i].id, sessionId, SQLITE_SESSION_SCHEMA_VERSION, JSON.stringify(item), now),
-    );
+    for (let i = 0; i < replacement.length; i++)
+      insert.run(
+        rows[i].id,
+        sessionId,
+        SQLITE_SESSION_SCHEMA_VERSION,
+        JSON.stringify(replacement[i]),
+        now,
+      );
     return true;
   });
 }
