@@ -29,8 +29,8 @@ import { evaluateTargets } from './targets.js';
 import type { RuntimeId } from './types.js';
 
 const ALL = ALL_SCENARIOS;
-const SERVICES = ['R1', 'W1'];
-const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1] [--json]';
+const SERVICES = ['R1', 'W1', 'M1'];
+const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1,M1] [--json]';
 
 interface Settings extends MeasureOptions {
   s8Rounds: number;
@@ -102,7 +102,8 @@ async function main(): Promise<void> {
   const services = args.only.filter((s) => SERVICES.includes(s));
   const compared = args.only.filter((s) => !SERVICES.includes(s));
   // Fail before measuring anything else, not after minutes of S1–S9.
-  const redisVersion = services.length ? requireRedisServer(services) : undefined;
+  const redisServices = services.filter((s) => s !== 'M1');
+  const redisVersion = redisServices.length ? requireRedisServer(redisServices) : undefined;
   const started = performance.now();
   const loadAtStart = loadavg()[0];
 
@@ -144,6 +145,9 @@ async function main(): Promise<void> {
       const { r1 } = await import('./redis-session-bench.js');
       const o = { durationMs: settings.r1DurationMs, warmupMs: settings.r1WarmupMs };
       serviceResults.push(await withLoad('R1', () => r1(o, log)));
+    } else if (scenario === 'M1') {
+      const { m1 } = await import('./memory-bench.js');
+      serviceResults.push(await withLoad('M1', () => m1({ rounds: settings.rounds * 2 }, log)));
     } else if (scenario === 'W1') {
       const { w1 } = await import('./durable-worker-bench.js');
       const o = { runs: settings.w1Runs, workers: settings.w1Workers };
@@ -168,7 +172,8 @@ async function main(): Promise<void> {
             ...(compared.length ? ['@openai/agents', 'ai', 'zod', 'esbuild'] : []),
             ...(services.includes('R1') ? ['@baton/session-redis'] : []),
             ...(services.includes('W1') ? ['@baton/worker-bullmq', 'bullmq'] : []),
-            ...(services.length ? ['ioredis'] : []),
+            ...(redisServices.length ? ['ioredis'] : []),
+            ...(services.includes('M1') ? ['@baton/memory'] : []),
           ].map((p) => [p, packageVersion(p)]),
         ),
         ...(redisVersion ? { 'redis-server': redisVersion } : {}),

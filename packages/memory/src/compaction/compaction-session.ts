@@ -162,8 +162,9 @@ export class CompactionSession implements Session {
 
   private async compactOnce(force: boolean, signal?: AbortSignal): Promise<CompactionOutcome> {
     const items = await this.session.getItems();
-    const tokens = estimateTokens(items);
-    this.known = { count: items.length, tokens };
+    // Over maxItems needs no token estimate (a JSON pass over every item).
+    const tokens = items.length > this.o.maxItems ? Number.NaN : estimateTokens(items);
+    this.known = Number.isNaN(tokens) ? undefined : { count: items.length, tokens };
     const over = items.length > this.o.maxItems || tokens > this.o.maxTokens;
     if (!force && !over) return { compacted: false, reason: 'below_threshold' };
     if (hasPendingToolCalls(items)) return { compacted: false, reason: 'pending_tool_calls' };

@@ -40,21 +40,24 @@ export function findTailStart(items: readonly Item[], keepRecentTokens: number):
     budget -= cost;
     start--;
   }
-  const callIndex = new Map<string, number>();
-  items.forEach((it, i) => {
-    if (it.type === 'function_call') callIndex.set(it.call_id, i);
-  });
+  // Move earlier until every output in the tail has its call there and no reasoning is cut off.
+  // Each pass looks at the tail only; a missing call is searched backwards from the cut (calls sit
+  // right before their outputs), so the cost does not grow with the length of the older part.
   for (let moved = true; moved && start > 0; ) {
     moved = false;
+    const calls = new Set<string>();
+    const missing = new Set<string>();
     for (let i = start; i < items.length; i++) {
       const it = items[i];
-      if (it.type === 'function_call_output') {
-        const at = callIndex.get(it.call_id);
-        if (at !== undefined && at < start) {
-          start = at;
-          moved = true;
-          break;
-        }
+      if (it.type === 'function_call') calls.add(it.call_id);
+      else if (it.type === 'function_call_output' && !calls.has(it.call_id))
+        missing.add(it.call_id);
+    }
+    for (let i = start - 1; i >= 0 && missing.size > 0; i--) {
+      const it = items[i];
+      if (it.type === 'function_call' && missing.delete(it.call_id)) {
+        start = i;
+        moved = true;
       }
     }
     if (start > 0 && items[start - 1].type === 'reasoning') {

@@ -42,11 +42,11 @@ export function supportsHistoryRewrite(
   );
 }
 
-/** Item equality by JSON (what every store can compare). */
+/** Item equality by identity, else by JSON (what every store can compare). */
 export function sameItems(a: readonly Item[], b: readonly Item[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++)
-    if (JSON.stringify(a[i]) !== JSON.stringify(b[i])) return false;
+    if (a[i] !== b[i] && JSON.stringify(a[i]) !== JSON.stringify(b[i])) return false;
   return true;
 }
 
