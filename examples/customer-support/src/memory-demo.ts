@@ -144,7 +144,11 @@ export async function runMemoryDemo(ctx: MemoryDemoContext): Promise<void> {
       sessionId: 'memory-thursday',
       path: join(ctx.workdir, 'sessions.db'),
     }),
-    hooks: { onLLMStart: (_c, _a, req) => void (thursdaySystem ||= req.systemInstructions ?? '') },
+    hooks: {
+      onLLMStart: (_c, _a, req) => {
+        if (!thursdaySystem) thursdaySystem = req.systemInstructions ?? '';
+      },
+    },
   });
   say(
     `  customer (Thursday, new session): order the blue teapot\n  agent: ${thursday.finalOutput}`,

@@ -46,7 +46,7 @@ const ARTIFACTS = {
 
 interface Provider {
   name: string;
-  model: () => Promise<Model>;
+  model: () => Model | Promise<Model>;
   bodies: { text: (t: string) => unknown; calls: (c: WireCall[]) => unknown };
   system: (body: any) => string;
   structured: (body: any) => unknown;
