@@ -91,7 +91,10 @@ describe('compaction core', () => {
 describe.each(backends)('CompactionSession on %s', (name, make) => {
   it('below the thresholds stores as is and calls no model', async () => {
     const model = summarizer();
-    const s = new CompactionSession({ session: make(), model, maxItems: 10 });
+    const inner = make();
+    const s = new CompactionSession({ session: inner, model, maxItems: 10 });
+    // The wrapper speaks the wrapped session's contract version (v2 sessions get appendIds through).
+    expect(s.specificationVersion).toBe((inner as { specificationVersion?: string }).specificationVersion);
     await s.addItems(turn(1));
     expect(await s.getItems()).toEqual(turn(1));
     expect(model.calls).toBe(0);

@@ -98,6 +98,14 @@ export class CompactionSession implements Session {
     this.o = { ...options, maxItems, maxTokens, keepRecentTokens, keepRecentItems };
   }
 
+  /**
+   * The wrapped session's contract version (`'v2'` for a Session v2, so the run loop sends its
+   * idempotent `appendId`s, which `addItems` passes on); `undefined` for a v1 session.
+   */
+  get specificationVersion(): string | undefined {
+    return (this.session as { specificationVersion?: string }).specificationVersion;
+  }
+
   getItems(limit?: number): Promise<Item[]> {
     return this.session.getItems(limit);
   }
