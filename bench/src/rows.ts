@@ -21,6 +21,7 @@ export const ALL_SCENARIOS = [
   'S9',
   'R1',
   'W1',
+  'D1',
   'M1',
 ];
 

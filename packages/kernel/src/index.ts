@@ -77,7 +77,12 @@ export {
   trimToCleanStart,
   userMessage,
 } from './items/item-helpers.js';
-export { createItemSchemas, type ItemSchemas, loadItemSchemas } from './items/item-schemas.js';
+export {
+  createItemSchemas,
+  findItemIssue,
+  type ItemSchemas,
+  loadItemSchemas,
+} from './items/item-schemas.js';
 export type {
   AgentInput,
   ContentPart,
@@ -131,6 +136,8 @@ export type {
   StreamRunOptions,
 } from './loop/run-options.js';
 export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
+// Sessions
+export { readSessionHistory } from './loop/session-io.js';
 // Model contract
 export type {
   FunctionToolDefinition,
@@ -165,8 +172,7 @@ export {
   type SerializedRunStateV1,
 } from './run-state/run-state-schema.js';
 export { MemorySession } from './session/memory-session.js';
-// Sessions
-export type { Session, SessionInputCallback, SessionSettings } from './session/session.js';
+export type * from './session/session.js';
 export {
   formatIssues,
   type InferSchema,
@@ -213,6 +219,7 @@ export type {
   McpListToolsSpanData,
   Span,
   SpanData,
+  SpanInterruption,
   SpanKind,
   Trace,
   TracingProcessor,

@@ -1,18 +1,28 @@
 /**
  * The storage format of `SqliteSession`: one items table (one row per item, each row carrying
- * the schema version it was written with) and a `baton_schema` table holding the version of
- * each Baton table. Versions only grow; a reader refuses rows and tables newer than it knows.
+ * the schema version it was written with), a table of applied append ids (`Session` v2), and a
+ * `baton_schema` table holding the version of each Baton table. Versions only grow; a reader
+ * refuses rows and tables newer than it knows.
  *
- * Version history (one line per version):
- * - 1: `<table>(id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, schema_version INTEGER,
+ * Version history (one line per version and table):
+ * - items 1: `<table>(id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, schema_version INTEGER,
  *      item TEXT, created_at_ms INTEGER)`; `item` is the JSON of one Responses API item.
+ * - appends 1 (@baton/memory 0.2.0): `<table>_appends(session_id TEXT, append_id TEXT,
+ *      created_at_ms INTEGER, PRIMARY KEY (session_id, append_id)) WITHOUT ROWID`. Older readers
+ *      ignore it (they append without ids, as v1).
  */
-import type { Item } from '@baton/kernel';
-import { SessionError, UserError } from '@baton/kernel';
+import type { Item, ItemSchemas } from '@baton/kernel';
+import { findItemIssue, SessionError, UserError } from '@baton/kernel';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** The schema version this package writes (for the table and for each row). */
 export const SQLITE_SESSION_SCHEMA_VERSION = 1;
+
+/** The schema version of the applied-append-ids table this package writes. */
+const APPENDS_SCHEMA_VERSION = 1;
+
+/** The name of the applied-append-ids table of an items table. */
+export const appendsTable = (tableName: string) => `${tableName}_appends`;
 
 /** The default items table name. */
 export const DEFAULT_SQLITE_SESSION_TABLE = 'baton_session_items';
@@ -29,9 +39,9 @@ export interface ItemRow {
 
 /** @throws UserError for a table name that is not a plain SQL identifier. */
 export function checkTableName(tableName: string): void {
-  if (!TABLE_NAME.test(tableName) || tableName === META_TABLE) {
+  if (!TABLE_NAME.test(tableName) || tableName === META_TABLE || tableName.endsWith('_appends')) {
     throw new UserError(
-      `SqliteSession tableName "${tableName}" is not allowed: use letters, digits and underscores (not starting with a digit, at most 63 characters, not "${META_TABLE}").`,
+      `SqliteSession tableName "${tableName}" is not allowed: use letters, digits and underscores (not starting with a digit, at most 63 characters, not "${META_TABLE}", not ending in "_appends").`,
     );
   }
 }
@@ -55,46 +65,61 @@ export function ensureSchema(db: BetterSqlite3.Database, tableName: string, key:
       created_at_ms INTEGER NOT NULL
     )`);
     db.exec(`CREATE INDEX IF NOT EXISTS ${tableName}_session_idx ON ${tableName} (session_id, id)`);
-    db.prepare(
+    db.exec(`CREATE TABLE IF NOT EXISTS ${appendsTable(tableName)} (
+      session_id TEXT NOT NULL,
+      append_id TEXT NOT NULL,
+      created_at_ms INTEGER NOT NULL,
+      PRIMARY KEY (session_id, append_id)
+    ) WITHOUT ROWID`);
+    const register = db.prepare(
       `INSERT OR IGNORE INTO ${META_TABLE} (table_name, schema_version) VALUES (?, ?)`,
-    ).run(tableName, SQLITE_SESSION_SCHEMA_VERSION);
-    return db
-      .prepare(`SELECT schema_version FROM ${META_TABLE} WHERE table_name = ?`)
-      .pluck()
-      .get(tableName) as number;
-  });
-  const version = setup.immediate();
-  if (version > SQLITE_SESSION_SCHEMA_VERSION) {
-    throw new SessionError(
-      `SQLite table "${tableName}" has schema version ${version}, but this @baton/memory reads up to version ${SQLITE_SESSION_SCHEMA_VERSION}. Upgrade @baton/memory (or use another tableName).`,
-      { operation: 'open', key },
     );
+    register.run(tableName, SQLITE_SESSION_SCHEMA_VERSION);
+    register.run(appendsTable(tableName), APPENDS_SCHEMA_VERSION);
+    const versionOf = db.prepare(`SELECT schema_version FROM ${META_TABLE} WHERE table_name = ?`);
+    return [tableName, appendsTable(tableName)].map((t) => versionOf.pluck().get(t) as number);
+  });
+  const [items, appends] = setup.immediate();
+  for (const [table, version, known] of [
+    [tableName, items, SQLITE_SESSION_SCHEMA_VERSION],
+    [appendsTable(tableName), appends, APPENDS_SCHEMA_VERSION],
+  ] as const) {
+    if (version > known) {
+      throw new SessionError(
+        `SQLite table "${table}" has schema version ${version}, but this @baton/memory reads up to version ${known}. Upgrade @baton/memory (or use another tableName).`,
+        { operation: 'open', key },
+      );
+    }
   }
 }
 
+/** Where a row is read, for error messages; `schemas` checks the item (kernel item schemas). */
+export interface RowContext {
+  tableName: string;
+  operation: string;
+  key: string;
+  schemas: ItemSchemas;
+}
+
 /**
- * Decodes one stored row into an item.
- * @throws SessionError naming the row id when the row is from a newer schema version, is not
- *   valid JSON, or does not hold an item object with a string `type`.
+ * Decodes one stored row into an item, or returns the `SessionError` (naming the row id) of a row
+ * that holds no valid item: a bad schema_version, not valid JSON, or not a valid item of the
+ * vocabulary (checked with the kernel's item schemas).
+ * @throws SessionError when the row was written by a newer schema version (upgrade to read it).
  */
-export function decodeRow(
-  row: ItemRow,
-  ctx: { tableName: string; operation: string; key: string },
-): Item {
+export function decodeRow(row: ItemRow, ctx: RowContext): Item | SessionError {
   const where = `Row id ${row.id} of SQLite table "${ctx.tableName}" (session key "${ctx.key}")`;
-  if (
-    typeof row.schema_version !== 'number' ||
-    !Number.isInteger(row.schema_version) ||
-    row.schema_version < 1
-  ) {
-    throw new SessionError(
-      `${where} has an invalid schema_version (${String(row.schema_version)}). Repair or delete that row (DELETE FROM ${ctx.tableName} WHERE id = ${row.id}).`,
-      { operation: ctx.operation, key: ctx.key },
+  const invalid = (what: string, cause?: unknown) =>
+    new SessionError(
+      `${where} ${what}. Repair or delete that row (DELETE FROM ${ctx.tableName} WHERE id = ${row.id}), or open the session with onInvalidItem: 'skip' to leave such rows out.`,
+      { operation: ctx.operation, key: ctx.key, cause },
     );
-  }
-  if (row.schema_version > SQLITE_SESSION_SCHEMA_VERSION) {
+  const version = row.schema_version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return invalid(`has an invalid schema_version (${String(version)})`);
+  if (version > SQLITE_SESSION_SCHEMA_VERSION) {
     throw new SessionError(
-      `${where} was written with schema version ${row.schema_version}, but this @baton/memory reads up to version ${SQLITE_SESSION_SCHEMA_VERSION}. Upgrade @baton/memory to read this session.`,
+      `${where} was written with schema version ${version}, but this @baton/memory reads up to version ${SQLITE_SESSION_SCHEMA_VERSION}. Upgrade @baton/memory to read this session.`,
       { operation: ctx.operation, key: ctx.key },
     );
   }
@@ -102,21 +127,8 @@ export function decodeRow(
   try {
     value = JSON.parse(row.item);
   } catch (error) {
-    throw new SessionError(
-      `${where} is corrupt: its item is not valid JSON (${(error as Error).message}). Repair or delete that row (DELETE FROM ${ctx.tableName} WHERE id = ${row.id}).`,
-      { operation: ctx.operation, key: ctx.key, cause: error },
-    );
+    return invalid(`is corrupt: its item is not valid JSON (${(error as Error).message})`, error);
   }
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    Array.isArray(value) ||
-    typeof (value as { type?: unknown }).type !== 'string'
-  ) {
-    throw new SessionError(
-      `${where} is corrupt: it does not hold an item object with a string "type". Repair or delete that row (DELETE FROM ${ctx.tableName} WHERE id = ${row.id}).`,
-      { operation: ctx.operation, key: ctx.key },
-    );
-  }
-  return value as Item;
+  const issue = findItemIssue(ctx.schemas, value);
+  return issue === undefined ? (value as Item) : invalid(`does not hold a valid item (${issue})`);
 }

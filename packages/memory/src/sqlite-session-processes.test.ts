@@ -87,4 +87,30 @@ describe('SqliteSession across processes', () => {
     expect(order.A).toEqual(expected);
     expect(order.B).toEqual(expected);
   }, 90_000);
+
+  it('v2: two processes sending the same appendIds store each append once', async () => {
+    const path = join(dir, 'same-ids.db');
+    const batches = 150;
+    const perBatch = 3;
+    const workers = ['A', 'B'].map((w) =>
+      startWorker([path, 'ids', w, String(batches), String(perBatch), 'shared-ids']),
+    );
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.go();
+    await Promise.all(workers.map((w) => w.done));
+    const session = new SqliteSession({ sessionId: 'ids', path });
+    const contents = (await session.getItems()).map((it) => (it as { content: string }).content);
+    session.close();
+    // Each batch landed once, whole, from whichever process got there first, in batch order.
+    expect(contents).toHaveLength(batches * perBatch);
+    const winners = new Set<string>();
+    for (let b = 0; b < batches; b++) {
+      const w = contents[b * perBatch][0];
+      winners.add(w);
+      expect(contents.slice(b * perBatch, (b + 1) * perBatch)).toEqual(
+        Array.from({ length: perBatch }, (_, k) => `${w}:${b}:${k}`),
+      );
+    }
+    expect(winners.size).toBe(2);
+  }, 90_000);
 });

@@ -22,17 +22,32 @@ function expectSessionError(error: unknown, operation: string, text: RegExp): vo
   expect((error as SessionError).message).toMatch(text);
 }
 
-describeSessionConformance('SqliteSession (file, one connection per session)', (sessionId) => {
-  const session = new SqliteSession({ sessionId, path: shared });
-  return { session, cleanup: () => session.close() };
-});
-describeSessionConformance("SqliteSession (':memory:')", (sessionId) => {
-  const session = new SqliteSession({ sessionId, path: ':memory:' });
-  return { session, cleanup: () => session.close() };
-});
-describeSessionConformance('SqliteSession (shared in-memory db, custom table)', (sessionId) => {
-  return new SqliteSession({ sessionId, db: sharedMemoryDb, tableName: 'chat_items' });
-});
+describeSessionConformance(
+  'SqliteSession (file, one connection per session)',
+  (sessionId) => {
+    const session = new SqliteSession({ sessionId, path: shared });
+    return { session, cleanup: () => session.close() };
+  },
+  { version: 'v2' },
+);
+// A private ':memory:' database per session object: the same id gives the same object here, so
+// the v2 cases' two handles see one store.
+const memoryHandles = new Map<string, SqliteSession>();
+describeSessionConformance(
+  "SqliteSession (':memory:')",
+  (sessionId) => {
+    const session =
+      memoryHandles.get(sessionId) ?? new SqliteSession({ sessionId, path: ':memory:' });
+    memoryHandles.set(sessionId, session);
+    return { session, cleanup: () => session.close() };
+  },
+  { version: 'v2' },
+);
+describeSessionConformance(
+  'SqliteSession (shared in-memory db, custom table)',
+  (sessionId) => new SqliteSession({ sessionId, db: sharedMemoryDb, tableName: 'chat_items' }),
+  { version: 'v2' },
+);
 
 describe('SqliteSession', () => {
   it('opens files in WAL mode and keeps items after the file is reopened', async () => {
@@ -48,6 +63,7 @@ describe('SqliteSession', () => {
     expect(row).toEqual({ schema_version: SQLITE_SESSION_SCHEMA_VERSION, session_id: 's' });
     expect(raw.prepare('SELECT * FROM baton_schema').all()).toEqual([
       { table_name: 'baton_session_items', schema_version: 1 },
+      { table_name: 'baton_session_items_appends', schema_version: 1 },
     ]);
     raw.close();
     const second = new SqliteSession({ sessionId: 's', path });
@@ -93,9 +109,63 @@ describe('SqliteSession', () => {
     expectSessionError(
       notItem,
       'getItems',
-      new RegExp(`Row id ${id} .*does not hold an item object`),
+      new RegExp(`Row id ${id} .*does not hold a valid item \\(not an object\\)`),
     );
     db.close();
+  });
+
+  it('checks rows with the item schemas: a bad row names the row; skip leaves it out', async () => {
+    const db = new Database(':memory:');
+    const session = new SqliteSession({ sessionId: 'bad', db });
+    await session.addItems([user('one'), user('two'), user('three')]);
+    // A message without content (crashed the Chat and Anthropic converters before).
+    db.prepare('UPDATE baton_session_items SET item = ? WHERE id = 2').run(
+      '{"type":"message","role":"user"}',
+    );
+    const error = await session.getItems().catch((e) => e);
+    expectSessionError(
+      error,
+      'getItems',
+      /Row id 2 of SQLite table "baton_session_items" \(session key "baton_session_items:bad"\) does not hold a valid item \(content: Invalid input: expected string, received undefined\)/,
+    );
+    expect(error.message).toContain('DELETE FROM baton_session_items WHERE id = 2');
+    expect(error.message).toContain("onInvalidItem: 'skip'");
+
+    const skipping = new SqliteSession({ sessionId: 'bad', db, onInvalidItem: 'skip' });
+    expect(await skipping.getItems()).toEqual([user('one'), user('three')]);
+    expect(await skipping.getItems(2)).toEqual([user('three')]);
+    expect(await skipping.popItem()).toEqual(user('three'));
+    // popItem deletes an invalid row on its way to the newest valid item.
+    expect(await skipping.popItem()).toEqual(user('one'));
+    expect(db.prepare('SELECT count(*) FROM baton_session_items').pluck().get()).toBe(0);
+    // Newer rows are never skipped: they need an upgrade, not a repair.
+    await skipping.addItems([user('future')]);
+    db.prepare('UPDATE baton_session_items SET schema_version = 9').run();
+    await expect(skipping.getItems()).rejects.toThrow(/Upgrade @baton\/memory/);
+    expect(
+      () => new SqliteSession({ sessionId: 'x', db, onInvalidItem: 'drop' as 'skip' }),
+    ).toThrow(UserError);
+    db.close();
+  });
+
+  it('v2: an appendId survives closing and reopening the file (a replay after a restart)', async () => {
+    const path = join(dir, 'replay.db');
+    const first = new SqliteSession({ sessionId: 'r', path });
+    await first.addItems([user('a')], { appendId: 'run_1:t0:input' });
+    first.close();
+    const second = new SqliteSession({ sessionId: 'r', path });
+    await second.addItems([user('a')], { appendId: 'run_1:t0:input' });
+    await second.addItems([user('b')], { appendId: 'run_1:t1:items:0-1' });
+    expect(await second.getItems()).toEqual([user('a'), user('b')]);
+    await expect(second.addItems([user('c')], { appendId: '' })).rejects.toThrow(UserError);
+    await second.clearSession();
+    const raw = new Database(path);
+    expect(raw.prepare('SELECT count(*) FROM baton_session_items_appends').pluck().get()).toBe(0);
+    raw.close();
+    second.close();
+    expect(
+      () => new SqliteSession({ sessionId: 's', path: ':memory:', tableName: 'x_appends' }),
+    ).toThrow(/not ending in "_appends"/);
   });
 
   it('refuses a row written by a newer schema version', async () => {

@@ -1,11 +1,12 @@
 /**
- * `SqliteSession`: a `Session` (v1) persisted in SQLite through `better-sqlite3`, embedded in the
+ * `SqliteSession`: a `Session` (v2) persisted in SQLite through `better-sqlite3`, embedded in the
  * process — no server. Safe for several processes appending to one session id of one file.
  */
-import type { Item, Session } from '@baton/kernel';
-import { BatonError, SessionError, UserError } from '@baton/kernel';
+import type { AddItemsOptions, Item, ItemSchemas, SessionV2 } from '@baton/kernel';
+import { BatonError, loadItemSchemas, SessionError, UserError } from '@baton/kernel';
 import Database from 'better-sqlite3';
 import {
+  appendsTable,
   checkTableName,
   DEFAULT_SQLITE_SESSION_TABLE,
   decodeRow,
@@ -35,6 +36,13 @@ export interface SqliteSessionOptions {
   tableName?: string;
   /** How long (ms) a write waits for another process's lock before failing; default 5000. Only for `path`. */
   busyTimeoutMs?: number;
+  /**
+   * What reads do with a row that holds no valid item (not JSON, or not an item of the
+   * vocabulary): `'throw'` (default) a `SessionError` naming the row id; `'skip'` leaves it out of
+   * `getItems` (so `getItems(n)` may return fewer than `n`) and `popItem` deletes it on its way
+   * to the newest valid item. Rows of a newer schema version always throw.
+   */
+  onInvalidItem?: 'throw' | 'skip';
 }
 
 /**
@@ -43,6 +51,9 @@ export interface SqliteSessionOptions {
  *
  * - `addItems` is one `BEGIN IMMEDIATE` transaction: all items of a call are stored, in order and
  *   next to each other, or none are — also when another process appends to the same session id.
+ *   With an `appendId` (`Session` v2) the same transaction records the id in `<table>_appends`;
+ *   an id already recorded for this session id stores nothing. `clearSession` deletes the ids too.
+ * - Every row read is checked with the kernel's item schemas (see `onInvalidItem`).
  * - Calls are synchronous inside (`better-sqlite3`); waiting for another process's lock blocks the
  *   event loop up to `busyTimeoutMs`.
  *
@@ -50,9 +61,10 @@ export interface SqliteSessionOptions {
  *   `sessionId`, bad `tableName`).
  * @throws SessionError from the constructor when the file cannot be opened or its table was made
  *   by a newer version; from every method when SQLite fails (operation and key
- *   `<tableName>:<sessionId>` set) or a stored row is corrupt or newer (the message names the row id).
+ *   `<tableName>:<sessionId>` set) or a stored row is invalid or newer (the message names the row id).
  */
-export class SqliteSession implements Session {
+export class SqliteSession implements SessionV2 {
+  readonly specificationVersion = 'v2' as const;
   readonly sessionId: string;
   /** The items table name. */
   readonly tableName: string;
@@ -60,8 +72,10 @@ export class SqliteSession implements Session {
   private readonly ownsDb: boolean;
   private readonly key: string;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly addTx: Database.Transaction<(items: Item[]) => void>;
-  private readonly popTx: Database.Transaction<() => Item | undefined>;
+  private readonly addTx: Database.Transaction<(items: Item[], appendId?: string) => void>;
+  private readonly popTx: Database.Transaction<(schemas: ItemSchemas) => Item | undefined>;
+  private readonly clearTx: Database.Transaction<() => void>;
+  private readonly skipInvalid: boolean;
   private readonly replaceTx: ReturnType<typeof prepareReplaceOldest>;
   /** History rewrite v1 (atomic compare-and-swap of the oldest items, for `CompactionSession`). */
   readonly historyRewriteVersion = 'v1' as const;
@@ -75,6 +89,11 @@ export class SqliteSession implements Session {
         "SqliteSession needs exactly one of `path` (a file path or ':memory:') and `db` (an open better-sqlite3 Database).",
       );
     }
+    if (options.onInvalidItem !== undefined && !['throw', 'skip'].includes(options.onInvalidItem))
+      throw new UserError(
+        `SqliteSession onInvalidItem must be 'throw' or 'skip', got ${String(options.onInvalidItem)}.`,
+      );
+    this.skipInvalid = options.onInvalidItem === 'skip';
     this.sessionId = options.sessionId;
     this.tableName = options.tableName ?? DEFAULT_SQLITE_SESSION_TABLE;
     checkTableName(this.tableName);
@@ -91,27 +110,35 @@ export class SqliteSession implements Session {
       throw error;
     }
     const s = this.statements;
-    this.addTx = this.db.transaction((items: Item[]) => {
+    this.addTx = this.db.transaction((items: Item[], appendId?: string) => {
       const now = Date.now();
+      if (appendId !== undefined && s.claimAppend.run(this.sessionId, appendId, now).changes === 0)
+        return;
       for (const item of items)
         s.insert.run(this.sessionId, SQLITE_SESSION_SCHEMA_VERSION, JSON.stringify(item), now);
     });
     this.replaceTx = prepareReplaceOldest(this.db, this.tableName, this.sessionId);
-    this.popTx = this.db.transaction(() => {
-      const row = s.newest.get(this.sessionId) as ItemRow | undefined;
-      if (row === undefined) return undefined;
-      const item = decodeRow(row, {
-        tableName: this.tableName,
-        operation: 'popItem',
-        key: this.key,
-      });
-      s.deleteRow.run(row.id);
-      return item;
+    this.popTx = this.db.transaction((schemas: ItemSchemas) => {
+      const ctx = { tableName: this.tableName, operation: 'popItem', key: this.key, schemas };
+      for (;;) {
+        const row = s.newest.get(this.sessionId) as ItemRow | undefined;
+        if (row === undefined) return undefined;
+        const item = decodeRow(row, ctx);
+        // A corrupt newest row is kept and reported (unless invalid rows are skipped).
+        if (item instanceof SessionError && !this.skipInvalid) throw item;
+        s.deleteRow.run(row.id);
+        if (!(item instanceof SessionError)) return item;
+      }
+    });
+    this.clearTx = this.db.transaction(() => {
+      s.clear.run(this.sessionId);
+      s.clearAppends.run(this.sessionId);
     });
   }
 
   /** The newest `limit` items, oldest first (all when `limit` is undefined; none when `limit <= 0`). */
   async getItems(limit?: number): Promise<Item[]> {
+    const schemas = await loadItemSchemas();
     return this.guard('getItems', () => {
       const n =
         limit === undefined || limit === Number.POSITIVE_INFINITY ? undefined : Math.floor(limit);
@@ -121,26 +148,44 @@ export class SqliteSession implements Session {
           ? this.statements.all.all(this.sessionId)
           : this.statements.newestN.all(this.sessionId, n).reverse()
       ) as ItemRow[];
-      const ctx = { tableName: this.tableName, operation: 'getItems', key: this.key };
-      return rows.map((row) => decodeRow(row, ctx));
+      const ctx = { tableName: this.tableName, operation: 'getItems', key: this.key, schemas };
+      const items: Item[] = [];
+      for (const row of rows) {
+        const item = decodeRow(row, ctx);
+        if (!(item instanceof SessionError)) items.push(item);
+        else if (!this.skipInvalid) throw item;
+      }
+      return items;
     });
   }
 
-  /** Appends `items` in one immediate transaction: all or nothing, never interleaved. */
-  async addItems(items: Item[]): Promise<void> {
+  /**
+   * Appends `items` in one immediate transaction: all or nothing, never interleaved. With
+   * `options.appendId`, at most once per id for this session id (`Session` v2).
+   * @throws UserError for an `appendId` that is not a non-empty string.
+   */
+  async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
+    const appendId = options?.appendId;
+    if (appendId !== undefined && (typeof appendId !== 'string' || appendId === ''))
+      throw new UserError(`SqliteSession addItems: appendId must be a non-empty string.`);
     if (items.length === 0) return;
-    this.guard('addItems', () => this.addTx.immediate(items));
+    this.guard('addItems', () => this.addTx.immediate(items, appendId));
   }
 
-  /** Removes and returns the newest item (`undefined` when empty). A corrupt newest row is kept and reported. */
+  /**
+   * Removes and returns the newest item (`undefined` when empty). A corrupt newest row is kept and
+   * reported — or, with `onInvalidItem: 'skip'`, deleted on the way to the newest valid item.
+   */
   async popItem(): Promise<Item | undefined> {
-    return this.guard('popItem', () => this.popTx.immediate());
+    const schemas = await loadItemSchemas();
+    return this.guard('popItem', () => this.popTx.immediate(schemas));
   }
 
   /**
    * Replaces the oldest `expected.length` items with `replacement` in one immediate transaction
    * if they still equal `expected` (by JSON); `false` and no change otherwise. Items appended
    * meanwhile, by any process, stay after the replacement (see `sqlite-session-rewrite.ts`).
+   * Applied append ids are kept (a retried append stays a no-op).
    * @throws UserError for a replacement longer than `expected`; SessionError when SQLite fails.
    */
   async replaceOldestItems(
@@ -150,9 +195,9 @@ export class SqliteSession implements Session {
     return this.guard('replaceOldestItems', () => this.replaceTx.immediate(expected, replacement));
   }
 
-  /** Deletes every row of this session id. */
+  /** Deletes every row of this session id, and its applied append ids. */
   async clearSession(): Promise<void> {
-    this.guard('clearSession', () => this.statements.clear.run(this.sessionId));
+    this.guard('clearSession', () => this.clearTx.immediate());
   }
 
   /** Closes the database if this session opened it (from `path`); a no-op otherwise and when called again. */
@@ -207,5 +252,9 @@ function prepareStatements(db: Database.Database, table: string) {
     ),
     deleteRow: db.prepare(`DELETE FROM ${table} WHERE id = ?`),
     clear: db.prepare(`DELETE FROM ${table} WHERE session_id = ?`),
+    claimAppend: db.prepare(
+      `INSERT OR IGNORE INTO ${appendsTable(table)} (session_id, append_id, created_at_ms) VALUES (?, ?, ?)`,
+    ),
+    clearAppends: db.prepare(`DELETE FROM ${appendsTable(table)} WHERE session_id = ?`),
   };
 }

@@ -108,7 +108,7 @@ export function toSessionError(
     ? ` at ${client.options.host}:${client.options.port ?? 6379}`
     : '';
   return new SessionError(
-    `Redis ${operation} failed for key "${key}": ${message}. Make sure Redis is running and reachable${where}, then retry; an addItems is all-or-nothing (MULTI), so read the session before re-sending one whose outcome is unknown.`,
+    `Redis ${operation} failed for key "${key}": ${message}. Make sure Redis is running and reachable${where}, then retry; an addItems is all-or-nothing, and one sent with an appendId can be re-sent safely (without one, read the session before re-sending a call whose outcome is unknown).`,
     { operation, key, cause: error },
   );
 }

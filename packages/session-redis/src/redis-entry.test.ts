@@ -1,8 +1,12 @@
-import { type Item, SessionError } from '@baton/kernel';
+import { type Item, loadItemSchemas, SessionError } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry, REDIS_SESSION_ENTRY_VERSION } from './redis-entry.js';
 
-const ctx = { operation: 'getItems', key: 'baton:session:{s}:items' };
+const ctx = {
+  operation: 'getItems',
+  key: 'baton:session:{s}:items',
+  schemas: await loadItemSchemas(),
+};
 const item: Item = {
   type: 'reasoning',
   summary: [],
@@ -10,14 +14,16 @@ const item: Item = {
   provider_data: { a: { b: [1] } },
 };
 
+/** The SessionError `fn` throws or returns (decodeEntry returns the error of an invalid entry). */
 function errorOf(fn: () => unknown): SessionError {
+  let result: unknown;
   try {
-    fn();
+    result = fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(SessionError);
-    return error as SessionError;
+    result = error;
   }
-  throw new Error('expected a SessionError');
+  expect(result).toBeInstanceOf(SessionError);
+  return result as SessionError;
 }
 
 describe('Redis session entries', () => {
@@ -43,11 +49,24 @@ describe('Redis session entries', () => {
       /no schema version/,
     );
     expect(errorOf(() => decodeEntry('{"v":1,"item":[]}', 2, ctx)).message).toMatch(
-      /index 2 .*item object/,
+      /index 2 .*does not hold a valid item \(not an object\)/,
     );
     expect(errorOf(() => decodeEntry('{"v":1,"item":{"type":3}}', 2, ctx)).message).toMatch(
       /string "type"/,
     );
+  });
+
+  it('checks the item with the kernel item schemas (a message without content is invalid)', () => {
+    const error = errorOf(() =>
+      decodeEntry('{"v":1,"item":{"type":"message","role":"user"}}', 3, ctx),
+    );
+    expect(error.message).toMatch(
+      /^Entry at index 3 of Redis list "baton:session:\{s\}:items" does not hold a valid item \(content: Invalid input: expected string, received undefined\)\. Repair it \(LSET .* 3 <entry>\).*onInvalidItem: 'skip'/,
+    );
+    expect(
+      errorOf(() => decodeEntry('{"v":1,"item":{"type":"function_call","call_id":"c"}}', 0, ctx))
+        .message,
+    ).toMatch(/name: Invalid input/);
   });
 
   it('refuses entries of a newer version, naming both versions', () => {

@@ -6,8 +6,8 @@
  * Version history (one line per version):
  * - 1: `{"v":1,"item":Item}`.
  */
-import type { Item } from '@baton/kernel';
-import { SessionError } from '@baton/kernel';
+import type { Item, ItemSchemas } from '@baton/kernel';
+import { findItemIssue, SessionError } from '@baton/kernel';
 
 /** The entry schema version this package writes. */
 export const REDIS_SESSION_ENTRY_VERSION = 1;
@@ -17,6 +17,11 @@ export interface EntryContext {
   operation: string;
   /** The full Redis key of the list (including any client `keyPrefix`). */
   key: string;
+}
+
+/** Where an entry is read: also the kernel's item schemas, to check the item. */
+export interface ReadContext extends EntryContext {
+  schemas: ItemSchemas;
 }
 
 /**
@@ -35,25 +40,23 @@ export function encodeEntry(item: Item, ctx: EntryContext): string {
 }
 
 /**
- * Parses the entry at list `index` (0 = oldest) back into an item.
- * @throws SessionError naming the index when the entry is not valid JSON, has no valid version
- *   or item, or was written by a newer entry version.
+ * Parses the entry at list `index` (0 = oldest) back into an item, or returns the `SessionError`
+ * (naming the index) of an entry that holds none: not valid JSON, no valid version, or no valid
+ * item of the vocabulary (checked with the kernel's item schemas).
+ * @throws SessionError when the entry was written by a newer entry version (upgrade to read it).
  */
-export function decodeEntry(raw: string, index: number, ctx: EntryContext): Item {
+export function decodeEntry(raw: string, index: number, ctx: ReadContext): Item | SessionError {
   const where = `Entry at index ${index} of Redis list "${ctx.key}"`;
-  const repair = `Remove or repair it (e.g. LSET ${ctx.key} ${index} <entry>, or clearSession()) to continue.`;
+  const invalid = (what: string, cause?: unknown) =>
+    new SessionError(
+      `${where} ${what}. Repair it (LSET ${ctx.key} ${index} <entry>), delete it (LSET to a marker, then LREM ${ctx.key} 1 <marker>), or open the session with onInvalidItem: 'skip' to leave such entries out.`,
+      { operation: ctx.operation, key: ctx.key, cause },
+    );
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    throw new SessionError(
-      `${where} is corrupt: it is not valid JSON (${(error as Error).message}). ${repair}`,
-      {
-        operation: ctx.operation,
-        key: ctx.key,
-        cause: error,
-      },
-    );
+    return invalid(`is corrupt: it is not valid JSON (${(error as Error).message})`, error);
   }
   const entry = value as { v?: unknown; item?: unknown };
   if (
@@ -62,13 +65,7 @@ export function decodeEntry(raw: string, index: number, ctx: EntryContext): Item
     !Number.isInteger(entry.v) ||
     (entry.v as number) < 1
   ) {
-    throw new SessionError(
-      `${where} is corrupt: it has no schema version "v" (expected {"v":1,"item":{…}}). ${repair}`,
-      {
-        operation: ctx.operation,
-        key: ctx.key,
-      },
-    );
+    return invalid('is corrupt: it has no schema version "v" (expected {"v":1,"item":{…}})');
   }
   if ((entry.v as number) > REDIS_SESSION_ENTRY_VERSION) {
     throw new SessionError(
@@ -76,20 +73,8 @@ export function decodeEntry(raw: string, index: number, ctx: EntryContext): Item
       { operation: ctx.operation, key: ctx.key },
     );
   }
-  const item = entry.item as { type?: unknown } | null | undefined;
-  if (
-    typeof item !== 'object' ||
-    item === null ||
-    Array.isArray(item) ||
-    typeof item.type !== 'string'
-  ) {
-    throw new SessionError(
-      `${where} is corrupt: it does not hold an item object with a string "type". ${repair}`,
-      {
-        operation: ctx.operation,
-        key: ctx.key,
-      },
-    );
-  }
-  return item as Item;
+  const issue = findItemIssue(ctx.schemas, entry.item);
+  return issue === undefined
+    ? (entry.item as Item)
+    : invalid(`does not hold a valid item (${issue})`);
 }

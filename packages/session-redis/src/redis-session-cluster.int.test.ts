@@ -27,15 +27,18 @@ afterAll(async () => {
 
 const user = (content: string): Item => ({ type: 'message', role: 'user', content });
 
-describeSessionConformance('RedisSession (Redis Cluster client)', (sessionId) => {
-  return new RedisSession({ sessionId, client: cluster, ttlSeconds: 600 });
-});
+describeSessionConformance(
+  'RedisSession (Redis Cluster client)',
+  (sessionId) => new RedisSession({ sessionId, client: cluster, ttlSeconds: 600 }),
+  { version: 'v2' },
+);
 
 describe('RedisSession on Redis Cluster', () => {
-  it('puts both keys of a session in one slot, so MULTI and DEL across them are allowed', async () => {
+  it('puts the keys of a session in one slot, so scripts and DEL across them are allowed', async () => {
     const session = new RedisSession({ sessionId: 'user:42', client: cluster });
     const slot = (key: string) => cluster.cluster('KEYSLOT', `c:${key}`) as Promise<number>;
     expect(await slot(session.itemsKey)).toBe(await slot(session.metaKey));
+    expect(await slot(session.appendsKey)).toBe(await slot(session.metaKey));
     expect(await slot(session.itemsKey)).toBe(await slot('{user:42}'));
     // Without the hash tag the two keys would land in different slots, which Redis Cluster refuses.
     expect(await slot('baton:session:user:42:items')).not.toBe(
@@ -46,7 +49,8 @@ describe('RedisSession on Redis Cluster', () => {
       .catch((e) => e);
     expect(String(crossSlot)).toMatch(/CROSSSLOT|same slot/i);
 
-    await session.addItems([user('a'), user('b')]);
+    await session.addItems([user('a'), user('b')], { appendId: 'k' });
+    await session.addItems([user('a'), user('b')], { appendId: 'k' });
     expect(await session.popItem()).toEqual(user('b'));
     expect((await session.getMetadata())!.itemCount).toBe(1);
     await session.clearSession();

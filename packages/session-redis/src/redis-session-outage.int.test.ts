@@ -1,6 +1,6 @@
 import { BatonError, type Item, SessionError } from '@baton/kernel';
 import { RedisSession } from '@baton/session-redis';
-import { startTestRedis, type TestRedis } from '@baton/testing';
+import { startFaultProxy, startTestRedis, type TestRedis } from '@baton/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -108,5 +108,33 @@ describe('RedisSession when Redis goes away', () => {
     expect(contents(await session.getItems())).toEqual(['three']);
     await session.clearSession();
     client.disconnect();
+  });
+
+  it('v2: an append whose reply was lost after Redis applied it is re-sent and stored once', async () => {
+    const proxy = await startFaultProxy(redis.port);
+    const session = RedisSession.fromUrl(proxy.url, { sessionId: 'lost_reply' });
+    try {
+      await session.addItems([user('input')], { appendId: 'run_1:t0:input' });
+      proxy.loseReplyTo('"content":"turn"');
+      const { error } = await failure(() =>
+        session.addItems([user('turn')], { appendId: 'run_1:t1:items:0-1' }),
+      );
+      expect(error.operation).toBe('addItems');
+      expect(proxy.repliesLost).toBe(1);
+      // Applied although the caller saw an error:
+      expect(await admin.llen(session.itemsKey)).toBe(2);
+      await session.addItems([user('turn')], { appendId: 'run_1:t1:items:0-1' });
+      expect(contents(await session.getItems())).toEqual(['input', 'turn']);
+      expect((await session.getMetadata())!.itemCount).toBe(2);
+      // Without an appendId (the v1 way) the same re-send stores the item twice.
+      proxy.loseReplyTo('"content":"again"');
+      await failure(() => session.addItems([user('again')]));
+      await session.addItems([user('again')]);
+      expect(contents(await session.getItems())).toEqual(['input', 'turn', 'again', 'again']);
+    } finally {
+      await session.clearSession();
+      await session.close();
+      await proxy.close();
+    }
   });
 });

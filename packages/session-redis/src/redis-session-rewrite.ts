@@ -5,7 +5,8 @@
  * entries other processes append meanwhile stay after the replacement, and a second compaction of
  * the same entries finds them gone and changes nothing.
  *
- * KEYS[1] items list, KEYS[2] meta hash; ARGV[1] expected count n, ARGV[2] now (ms), ARGV[3] TTL
+ * KEYS[1] items list, KEYS[2] meta hash, KEYS[3] applied append ids (kept: a retried append stays
+ * a no-op); ARGV[1] expected count n, ARGV[2] now (ms), ARGV[3] TTL
  * (ms, 0 = none), ARGV[4..3+n] expected entries, ARGV[4+n..] replacement entries (oldest first).
  * Returns 1 when replaced, 0 when the oldest entries differ.
  */
@@ -24,8 +25,7 @@ end
 redis.call('HINCRBY', KEYS[2], 'item_count', r - n)
 redis.call('HSET', KEYS[2], 'updated_at_ms', ARGV[2])
 if tonumber(ARGV[3]) > 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  for k = 1, 3 do redis.call('PEXPIRE', KEYS[k], ARGV[3]) end
 end
 return 1
 `;

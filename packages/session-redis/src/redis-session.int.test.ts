@@ -38,16 +38,25 @@ function expectSessionError(error: unknown, operation: string, key: string, text
   expect((error as Error).message).toMatch(text);
 }
 
-describeSessionConformance('RedisSession (caller-owned client)', (sessionId) => {
-  return new RedisSession({ sessionId, client: shared });
-});
-describeSessionConformance('RedisSession.fromUrl (owned client)', (sessionId) => {
-  const session = RedisSession.fromUrl(redis.url, { sessionId, keyPrefix: 'conf:' });
-  return { session, cleanup: () => session.close() };
-});
-describeSessionConformance('RedisSession (client with its own keyPrefix)', (sessionId) => {
-  return new RedisSession({ sessionId, client: prefixed, ttlSeconds: 600 });
-});
+const v2 = { version: 'v2' } as const;
+describeSessionConformance(
+  'RedisSession (caller-owned client)',
+  (sessionId) => new RedisSession({ sessionId, client: shared }),
+  v2,
+);
+describeSessionConformance(
+  'RedisSession.fromUrl (owned client)',
+  (sessionId) => {
+    const session = RedisSession.fromUrl(redis.url, { sessionId, keyPrefix: 'conf:' });
+    return { session, cleanup: () => session.close() };
+  },
+  v2,
+);
+describeSessionConformance(
+  'RedisSession (client with its own keyPrefix)',
+  (sessionId) => new RedisSession({ sessionId, client: prefixed, ttlSeconds: 600 }),
+  v2,
+);
 
 describe('RedisSession on a real redis-server', () => {
   it('stores versioned entries in a hash-tagged list and keeps a metadata hash', async () => {
@@ -123,7 +132,7 @@ describe('RedisSession on a real redis-server', () => {
       all,
       'getItems',
       key,
-      /Entry at index 2 of Redis list .* not valid JSON.*Remove or repair it/,
+      /Entry at index 2 of Redis list .* not valid JSON.*Repair it \(LSET/,
     );
     const limited = await session.getItems(3).catch((e) => e);
     expectSessionError(limited, 'getItems', key, /Entry at index 2 /);
@@ -134,7 +143,7 @@ describe('RedisSession on a real redis-server', () => {
       await session.getItems().catch((e) => e),
       'getItems',
       key,
-      /index 2 .*does not hold an item object/,
+      /index 2 .*does not hold a valid item/,
     );
     await shared.lset(key, 2, '"just a string"');
     expectSessionError(
@@ -148,6 +157,58 @@ describe('RedisSession on a real redis-server', () => {
     const pop = await session.popItem().catch((e) => e);
     expectSessionError(pop, 'popItem', key, /Entry at index 5 /);
     expect(await shared.llen(key)).toBe(5);
+    await session.clearSession();
+  });
+
+  it('checks entries with the item schemas; onInvalidItem: skip leaves bad ones out', async () => {
+    const id = uniqueId('invalid');
+    const session = new RedisSession({ sessionId: id, client: shared });
+    await session.addItems([user('0'), user('1')]);
+    await shared.rpush(session.itemsKey, '{"v":1,"item":{"type":"message","role":"user"}}');
+    await session.addItems([user('3')]);
+    const error = await session.getItems().catch((e) => e);
+    expectSessionError(
+      error,
+      'getItems',
+      session.itemsKey,
+      /Entry at index 2 of Redis list .* does not hold a valid item \(content: Invalid input: expected string, received undefined\)/,
+    );
+    const skipping = new RedisSession({ sessionId: id, client: shared, onInvalidItem: 'skip' });
+    expect(contents(await skipping.getItems())).toEqual(['0', '1', '3']);
+    expect(contents(await skipping.getItems(2))).toEqual(['3']);
+    expect(await skipping.popItem()).toEqual(user('3'));
+    // The invalid entry is removed on the way to the newest valid item.
+    expect(await skipping.popItem()).toEqual(user('1'));
+    expect(await shared.llen(session.itemsKey)).toBe(1);
+    expect(
+      () => new RedisSession({ sessionId: id, client: shared, onInvalidItem: 'x' as 'skip' }),
+    ).toThrow(UserError);
+    await session.clearSession();
+  });
+
+  it('v2: keeps applied ids in a hash-tagged set, with the TTL of the items, deleted by clear', async () => {
+    const id = uniqueId('appends');
+    const session = new RedisSession({ sessionId: id, client: shared, ttlSeconds: 60 });
+    expect(session.appendsKey).toBe(`baton:session:{${id}}:appends`);
+    await session.addItems([user('a')], { appendId: 'run_1:t0:input' });
+    await session.addItems([user('a')], { appendId: 'run_1:t0:input' });
+    expect(await shared.smembers(session.appendsKey)).toEqual(['run_1:t0:input']);
+    expect((await session.getMetadata())!.itemCount).toBe(1);
+    expect(await shared.pttl(session.appendsKey)).toBeGreaterThan(50_000);
+    await session.popItem();
+    expect(await shared.pttl(session.appendsKey)).toBeGreaterThan(50_000);
+    await expect(session.addItems([user('x')], { appendId: '' })).rejects.toThrow(UserError);
+    await session.clearSession();
+    expect(await shared.exists(session.itemsKey, session.metaKey, session.appendsKey)).toBe(0);
+  });
+
+  it('appends thousands of items in one call (the script pushes in chunks)', async () => {
+    const session = new RedisSession({ sessionId: uniqueId('many'), client: shared });
+    const items = Array.from({ length: 9000 }, (_, i) => user(String(i)));
+    await session.addItems(items, { appendId: 'big' });
+    expect(await shared.llen(session.itemsKey)).toBe(9000);
+    expect(contents(await session.getItems(2))).toEqual(['8998', '8999']);
+    expect((await session.getMetadata())!.itemCount).toBe(9000);
     await session.clearSession();
   });
 

@@ -1,8 +1,9 @@
 /**
- * `RedisSession`: a `Session` (v1) stored in Redis, shared by every process that can reach it.
+ * `RedisSession`: a `Session` (v2) stored in Redis, shared by every process that can reach it.
  */
-import type { Item, Session } from '@baton/kernel';
-import { SessionError, UserError } from '@baton/kernel';
+import { createHash } from 'node:crypto';
+import type { AddItemsOptions, Item, SessionV2 } from '@baton/kernel';
+import { loadItemSchemas, SessionError, UserError } from '@baton/kernel';
 import type { ChainableCommander, Cluster, Redis, RedisOptions } from 'ioredis';
 import {
   createOwnedClient,
@@ -25,12 +26,19 @@ export interface RedisSessionOptions {
    * calls fail fast with `SessionError`. A client `keyPrefix` is applied before `keyPrefix` below.
    */
   client: Redis | Cluster;
-  /** Prefix of this session's keys; default `'baton:session:'`. Keys: `<keyPrefix>{<sessionId>}:items` and `:meta`. */
+  /** Prefix of this session's keys; default `'baton:session:'`. Keys: `<keyPrefix>{<sessionId>}:items`, `:meta` and `:appends`. */
   keyPrefix?: string;
-  /** When set, both keys expire this many seconds after the last write (`addItems`, `popItem`). */
+  /** When set, the session's keys expire this many seconds after the last write (`addItems`, `popItem`). */
   ttlSeconds?: number;
   /** How many newest items `getItems()` returns when called without a limit; default all. */
   limit?: number;
+  /**
+   * What reads do with an entry that holds no valid item (not JSON, no version, or not an item
+   * of the vocabulary): `'throw'` (default) a `SessionError` naming its index; `'skip'` leaves it
+   * out of `getItems` (so `getItems(n)` may return fewer than `n`) and `popItem` removes it on
+   * its way to the newest valid item. Entries of a newer version always throw.
+   */
+  onInvalidItem?: 'throw' | 'skip';
 }
 
 /** Options of {@link RedisSession.fromUrl}. */
@@ -53,6 +61,24 @@ export interface RedisSessionMetadata {
   itemCount: number;
 }
 
+/**
+ * KEYS items, meta, appends · ARGV appendId|'', nowMs, ttlMs, entries… → 1 appended, 0 the id was
+ * applied before. One atomic step: the id guard (`SADD`), the entries, the meta hash and the TTL.
+ */
+const ADD_SCRIPT = `
+if ARGV[1] ~= '' and redis.call('SADD', KEYS[3], ARGV[1]) == 0 then return 0 end
+for i = 4, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+redis.call('HSETNX', KEYS[2], 'created_at_ms', ARGV[2])
+redis.call('HSET', KEYS[2], 'updated_at_ms', ARGV[2])
+redis.call('HINCRBY', KEYS[2], 'item_count', #ARGV - 3)
+if tonumber(ARGV[3]) > 0 then
+  for k = 1, 3 do redis.call('PEXPIRE', KEYS[k], ARGV[3]) end
+end
+return 1
+`;
+
 /** Pops the newest entry and updates the meta hash atomically; returns `{entry, newLength}` or `{}`. */
 const POP_SCRIPT = `
 local v = redis.call('RPOP', KEYS[1])
@@ -60,35 +86,48 @@ if not v then return {} end
 redis.call('HINCRBY', KEYS[2], 'item_count', -1)
 redis.call('HSET', KEYS[2], 'updated_at_ms', ARGV[1])
 if tonumber(ARGV[2]) > 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  for k = 1, 3 do redis.call('PEXPIRE', KEYS[k], ARGV[2]) end
 end
 return {v, redis.call('LLEN', KEYS[1])}
 `;
 
+/** A Lua script and its SHA1, sent with EVALSHA (EVAL once Redis answers NOSCRIPT). */
+const script = (lua: string) => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
+const ADD = script(ADD_SCRIPT);
+const POP = script(POP_SCRIPT);
+const REPLACE = script(REPLACE_OLDEST_SCRIPT);
+
 /**
- * A `Session` in Redis: one list of entries (`{"v":1,"item":…}`, OpenAI Responses API items) at
- * `<keyPrefix>{<sessionId>}:items` and a hash `<keyPrefix>{<sessionId>}:meta` with
- * `created_at_ms`, `updated_at_ms` and `item_count`.
+ * A `Session` (v2) in Redis: one list of entries (`{"v":1,"item":…}`, OpenAI Responses API
+ * items) at `<keyPrefix>{<sessionId>}:items`, a hash `<keyPrefix>{<sessionId>}:meta` with
+ * `created_at_ms`, `updated_at_ms` and `item_count`, and a set `<keyPrefix>{<sessionId>}:appends`
+ * of applied append ids.
  *
- * - `addItems` is one `MULTI` (RPUSH + meta + TTL): concurrent writers never interleave one
- *   call's items, and a failed call writes nothing.
- * - `getItems(limit)` reads `LRANGE -limit -1`; `popItem` is an atomic `RPOP` script;
- *   `clearSession` deletes both keys. Works on Redis Cluster (hash tags) and with client prefixes.
+ * - `addItems` is one Lua script (append-id guard `SADD` + RPUSH + meta + TTL): concurrent
+ *   writers never interleave one call's items, a failed call writes nothing, and with an
+ *   `appendId` a call applied before (e.g. one whose reply was lost) stores nothing again.
+ * - `getItems(limit)` reads `LRANGE -limit -1` and checks every entry with the kernel's item
+ *   schemas; `popItem` is an atomic `RPOP` script; `clearSession` deletes the three keys. Works
+ *   on Redis Cluster (hash tags) and with client prefixes.
  *
- * @throws UserError from the constructor for an empty `sessionId` or a bad `ttlSeconds`/`limit`.
+ * @throws UserError from the constructor for an empty `sessionId` or a bad `ttlSeconds`/`limit`/
+ *   `onInvalidItem`.
  * @throws SessionError from every method when Redis fails or is unreachable (`operation`, and
- *   `key` = the full list key), or when an entry is corrupt or newer (the message names its index).
+ *   `key` = the full list key), or when an entry is invalid or newer (the message names its index).
  */
-export class RedisSession implements Session {
+export class RedisSession implements SessionV2 {
+  readonly specificationVersion = 'v2' as const;
   readonly sessionId: string;
   /** The list key, without the client's own `keyPrefix`. */
   readonly itemsKey: string;
   /** The metadata hash key, without the client's own `keyPrefix`. */
   readonly metaKey: string;
+  /** The key of the set of applied append ids, without the client's own `keyPrefix`. */
+  readonly appendsKey: string;
   private readonly client: Redis;
   private readonly ttlMs: number;
   private readonly limit?: number;
+  private readonly skipInvalid: boolean;
   /** Set by `fromUrl`: the session owns its client. */
   private owned?: { connectTimeoutMs: number; lastError: () => Error | undefined };
 
@@ -109,10 +148,17 @@ export class RedisSession implements Session {
         `RedisSession limit must be a non-negative integer, got ${String(options.limit)}.`,
       );
     }
+    const onInvalid = options.onInvalidItem;
+    if (onInvalid !== undefined && onInvalid !== 'throw' && onInvalid !== 'skip')
+      throw new UserError(
+        `RedisSession onInvalidItem must be 'throw' or 'skip', got ${String(onInvalid)}.`,
+      );
+    this.skipInvalid = onInvalid === 'skip';
     this.sessionId = options.sessionId;
     const base = `${options.keyPrefix ?? 'baton:session:'}{${options.sessionId}}`;
     this.itemsKey = `${base}:items`;
     this.metaKey = `${base}:meta`;
+    this.appendsKey = `${base}:appends`;
     this.client = options.client as Redis;
     this.ttlMs = ttl === undefined ? 0 : Math.max(1, Math.round(ttl * 1000));
     this.limit = options.limit;
@@ -143,6 +189,7 @@ export class RedisSession implements Session {
   async getItems(limit: number | undefined = this.limit): Promise<Item[]> {
     if (limit !== undefined) limit = Math.floor(limit);
     if (limit !== undefined && !(limit > 0)) return [];
+    const schemas = await loadItemSchemas();
     return this.call('getItems', async () => {
       let raws: string[];
       let first = 0;
@@ -155,45 +202,51 @@ export class RedisSession implements Session {
         raws = slice as string[];
         first = (length as number) - raws.length;
       }
-      const ctx = { operation: 'getItems', key: this.fullKey };
-      return raws.map((raw, i) => decodeEntry(raw, first + i, ctx));
-    });
-  }
-
-  /** Appends `items` in one `MULTI`: all or nothing, never interleaved; refreshes the TTL. */
-  async addItems(items: Item[]): Promise<void> {
-    if (items.length === 0) return;
-    const ctx = { operation: 'addItems', key: this.fullKey };
-    const entries = items.map((item) => encodeEntry(item, ctx));
-    await this.call('addItems', async () => {
-      const now = Date.now();
-      const tx = this.client
-        .multi()
-        .rpush(this.itemsKey, ...entries)
-        .hsetnx(this.metaKey, 'created_at_ms', now)
-        .hset(this.metaKey, 'updated_at_ms', now)
-        .hincrby(this.metaKey, 'item_count', items.length);
-      if (this.ttlMs > 0) tx.pexpire(this.itemsKey, this.ttlMs).pexpire(this.metaKey, this.ttlMs);
-      await this.exec('addItems', tx);
+      const ctx = { operation: 'getItems', key: this.fullKey, schemas };
+      const items: Item[] = [];
+      for (let i = 0; i < raws.length; i++) {
+        const item = decodeEntry(raws[i], first + i, ctx);
+        if (!(item instanceof SessionError)) items.push(item);
+        else if (!this.skipInvalid) throw item;
+      }
+      return items;
     });
   }
 
   /**
+   * Appends `items` in one atomic script: all or nothing, never interleaved; refreshes the TTL.
+   * With `options.appendId`, at most once per id for this session id (`Session` v2): a call
+   * whose outcome is unknown can be sent again.
+   * @throws UserError for an `appendId` that is not a non-empty string.
+   */
+  async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
+    const appendId = options?.appendId;
+    if (appendId !== undefined && (typeof appendId !== 'string' || appendId === ''))
+      throw new UserError('RedisSession addItems: appendId must be a non-empty string.');
+    if (items.length === 0) return;
+    const ctx = { operation: 'addItems', key: this.fullKey };
+    const entries = items.map((item) => encodeEntry(item, ctx));
+    await this.call('addItems', () =>
+      this.run(ADD, appendId ?? '', Date.now(), this.ttlMs, ...entries),
+    );
+  }
+
+  /**
    * Removes and returns the newest item (`undefined` when empty); refreshes the TTL. A corrupt
-   * newest entry is removed too and reported as `SessionError` with its index.
+   * newest entry is removed too and reported as `SessionError` with its index (with
+   * `onInvalidItem: 'skip'`: removed, and the next newest is popped).
    */
   async popItem(): Promise<Item | undefined> {
+    const schemas = await loadItemSchemas();
     return this.call('popItem', async () => {
-      const reply = (await this.client.eval(
-        POP_SCRIPT,
-        2,
-        this.itemsKey,
-        this.metaKey,
-        Date.now(),
-        this.ttlMs,
-      )) as [string, number] | [];
-      if (reply.length === 0) return undefined;
-      return decodeEntry(reply[0], reply[1], { operation: 'popItem', key: this.fullKey });
+      for (;;) {
+        const reply = (await this.run(POP, Date.now(), this.ttlMs)) as [string, number] | [];
+        if (reply.length === 0) return undefined;
+        const ctx = { operation: 'popItem', key: this.fullKey, schemas };
+        const item = decodeEntry(reply[0], reply[1], ctx);
+        if (!(item instanceof SessionError)) return item;
+        if (!this.skipInvalid) throw item;
+      }
     });
   }
 
@@ -203,7 +256,8 @@ export class RedisSession implements Session {
   /**
    * Replaces the oldest `expected.length` items with `replacement` in one Lua script if their
    * entries still equal `expected`'s; `false` and no change otherwise. Entries appended meanwhile,
-   * by any process, stay after the replacement (see `redis-session-rewrite.ts`).
+   * by any process, stay after the replacement; applied append ids are kept (see
+   * `redis-session-rewrite.ts`).
    * @throws SessionError when Redis fails or an item is not JSON-serializable.
    */
   async replaceOldestItems(
@@ -215,24 +269,16 @@ export class RedisSession implements Session {
     const old = expected.map((item) => encodeEntry(item, ctx));
     const next = replacement.map((item) => encodeEntry(item, ctx));
     return this.call('replaceOldestItems', async () => {
-      const reply = await this.client.eval(
-        REPLACE_OLDEST_SCRIPT,
-        2,
-        this.itemsKey,
-        this.metaKey,
-        old.length,
-        Date.now(),
-        this.ttlMs,
-        ...old,
-        ...next,
-      );
+      const reply = await this.run(REPLACE, old.length, Date.now(), this.ttlMs, ...old, ...next);
       return Number(reply) === 1;
     });
   }
 
-  /** Deletes the list and the metadata hash. */
+  /** Deletes the list, the metadata hash and the applied append ids. */
   async clearSession(): Promise<void> {
-    await this.call('clearSession', () => this.client.del(this.itemsKey, this.metaKey));
+    await this.call('clearSession', () =>
+      this.client.del(this.itemsKey, this.metaKey, this.appendsKey),
+    );
   }
 
   /** The metadata hash, or `undefined` when the session has never been written (or expired). */
@@ -274,6 +320,18 @@ export class RedisSession implements Session {
       return await fn();
     } catch (error) {
       throw toSessionError(error, operation, this.fullKey, client);
+    }
+  }
+
+  /** Runs a script on this session's three keys (EVALSHA; EVAL when Redis does not have it yet). */
+  private async run(s: { lua: string; sha: string }, ...args: (string | number)[]) {
+    const keys = [this.itemsKey, this.metaKey, this.appendsKey];
+    try {
+      return await this.client.evalsha(s.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      // NOSCRIPT: the script did not run; send it whole (Redis caches it for the next EVALSHA).
+      if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+      return this.client.eval(s.lua, keys.length, ...keys, ...args);
     }
   }
 

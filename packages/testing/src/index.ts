@@ -1,4 +1,5 @@
 export { fc, fco, msg, reasoning } from './builders.js';
+export { type FaultProxy, startFaultProxy } from './fault-proxy.js';
 export {
   chunksToSse,
   type FixtureResponse,

@@ -1,10 +1,11 @@
 /**
- * `describeSessionConformance`: the vitest suite every `Session` (v1) implementation runs, so a
- * third-party session store can prove itself the same way Baton's own do.
+ * `describeSessionConformance`: the vitest suite every `Session` (v1 or v2) implementation runs,
+ * so a third-party session store can prove itself the same way Baton's own do.
  */
-import type { Item, Session } from '@baton/kernel';
+import type { Item, Session, SessionV2 } from '@baton/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformanceItems, largeText, tagged, unicodeItems } from './session-conformance-items.js';
+import { declareV2Cases } from './session-conformance-v2.js';
 
 /** What a session factory returns: a session, or a session with a cleanup to run after the test. */
 export type SessionFixture = Session | { session: Session; cleanup?: () => void | Promise<void> };
@@ -12,7 +13,9 @@ export type SessionFixture = Session | { session: Session; cleanup?: () => void 
 /**
  * Builds a fresh session for `sessionId`. Each test asks for new, unique session ids; calling the
  * factory twice with the same id must give two handles on the same stored conversation where the
- * store is shared (e.g. Redis, a SQLite file), or may give separate ones for in-process stores.
+ * store is shared (e.g. Redis, a SQLite file), or may give separate ones for in-process stores —
+ * except for the v2 cases, which always need the same stored conversation (an in-process store
+ * can return the same object for the same id).
  */
 export type SessionFactory = (sessionId: string) => SessionFixture | Promise<SessionFixture>;
 
@@ -22,6 +25,12 @@ export interface SessionConformanceOptions {
   timeoutMs?: number;
   /** How many concurrent `addItems` callers the concurrency test starts (default 8). */
   concurrentWriters?: number;
+  /**
+   * The contract version the sessions implement (default `'v1'`). `'v2'` adds the idempotent
+   * append cases (`addItems(items, { appendId })`). The suite checks the sessions'
+   * `specificationVersion` matches, so a v2 session cannot pass as v1 unnoticed.
+   */
+  version?: 'v1' | 'v2';
 }
 
 let suiteSeq = 0;
@@ -32,7 +41,8 @@ let suiteSeq = 0;
  * `factory`: ordering across several `addItems`, `getItems(limit)` semantics (the newest `limit`
  * items, oldest first; limit 0, 1, larger than the count, undefined), `popItem`, `clearSession`,
  * 1 MB items, unicode, concurrent `addItems` that never interleave one call's items, a deep-equal
- * round trip of every item type of the item vocabulary, and isolation between session ids.
+ * round trip of every item type of the item vocabulary, and isolation between session ids. With
+ * `version: 'v2'`, also the `Session` v2 cases (see `session-conformance-v2.ts`).
  *
  * Call it at the top level of a test file. Cleanups returned by the factory run after each test.
  */
@@ -43,6 +53,7 @@ export function describeSessionConformance(
 ): void {
   const timeout = options.timeoutMs ?? 30_000;
   const writers = options.concurrentWriters ?? 8;
+  const version = options.version ?? 'v1';
   const run = `${Date.now().toString(36)}_${(suiteSeq++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   let idSeq = 0;
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -61,6 +72,11 @@ export function describeSessionConformance(
     afterEach(async () => {
       const pending = cleanups.splice(0);
       for (const cleanup of pending) await cleanup();
+    });
+
+    it(`declares specificationVersion ${version === 'v1' ? 'v1 (or none)' : 'v2'}`, async () => {
+      const declared = (await open('version')) as Partial<SessionV2>;
+      expect(declared.specificationVersion ?? 'v1').toBe(version);
     });
 
     it('keeps its sessionId and starts empty', { timeout }, async () => {
@@ -212,6 +228,12 @@ export function describeSessionConformance(
       expect(texts(await one.getItems())).toEqual(['one0']);
       expect(await two.getItems()).toEqual([]);
     });
+
+    if (version === 'v2')
+      declareV2Cases((label, id) => open(label, id) as Promise<SessionV2>, newId, {
+        timeout,
+        writers,
+      });
   });
 }
 

@@ -50,7 +50,8 @@ async function startFleet(queue: string, agentName: string) {
     STALLED_MS,
     TOOL_DELAY_MS: 150,
   };
-  children = await Promise.all([spawnWorker(env), spawnWorker(env)]);
+  // The victim's tools wait while `sink.hold` is set (see killMidTool); the survivor's never do.
+  children = await Promise.all([spawnWorker({ ...env, HOLD_KEY: sink.hold }), spawnWorker(env)]);
   const runIds: string[] = [];
   for (let i = 0; i < RUNS; i++) runIds.push(await runner.start(agentName, `customer-${i}`));
   return { runner, runIds, victim: children[0], survivor: children[1] };
@@ -64,32 +65,43 @@ async function toolInFlight(runId: string): Promise<boolean> {
   );
 }
 
-/** Waits until tools are in flight on `victim`, kills it with SIGKILL, returns the runs it held. */
+/**
+ * Waits until the victim holds runs after half the tool calls started, then holds the victim's
+ * tools in flight (`sink.hold`: a tool that started waits), waits until a run of the victim has a
+ * tool started and unfinished, kills the victim with SIGKILL and returns the runs it held. The
+ * hold makes the kill land mid-tool however slow the machine is: between seeing a tool in flight
+ * and the SIGKILL, a 150 ms tool could otherwise finish (and its step commit), leaving no call in
+ * flight to recover — the rare "expected 0 to be greater than 0" of the unsafe-tools case.
+ */
 async function killMidTool(r: DurableRunner, runIds: string[], victim: WorkerChild) {
   const victimId = await victim.id;
-  let held: DurableRunInfo[] = [];
+  const heldByVictim = async () =>
+    (await Promise.all(runIds.map((id) => r.get(id)))).filter(
+      (i): i is DurableRunInfo => i?.status === 'running' && i.owner === victimId,
+    );
   await waitFor(
     async () => {
       const started = Object.values(await sinkRedis.hgetall(sink.exec)).reduce(
         (a, b) => a + Number(b),
         0,
       );
-      const infos = await Promise.all(runIds.map((id) => r.get(id)));
-      held = infos.filter(
-        (i): i is DurableRunInfo => i?.status === 'running' && i.owner === victimId,
-      );
-      if (started < RUNS / 2 || held.length < 2) return false;
-      return (await Promise.all(held.map((h) => toolInFlight(h.runId)))).some(Boolean);
+      return started >= RUNS / 2 && (await heldByVictim()).length >= 2;
     },
+    30_000,
+    'half the tool calls started and runs held by the victim worker',
+  );
+  await sinkRedis.set(sink.hold, '1');
+  await waitFor(
+    async () =>
+      (await Promise.all((await heldByVictim()).map((h) => toolInFlight(h.runId)))).some(Boolean),
     30_000,
     'tools in flight on the victim worker',
   );
   victim.signal('SIGKILL');
   const killedAt = Date.now();
   await victim.exited;
-  const infos = await Promise.all(runIds.map((id) => r.get(id)));
-  held = infos.filter((i): i is DurableRunInfo => i?.status === 'running' && i.owner === victimId);
-  return { killedAt, held };
+  await sinkRedis.del(sink.hold);
+  return { killedAt, held: await heldByVictim() };
 }
 
 describe('kill -9 of a worker mid-tool', () => {

@@ -8,9 +8,9 @@ import {
   type Item,
   RunContext,
   RunState,
+  readSessionHistory,
   type Session,
   toInputList,
-  trimToCleanStart,
   UserError,
 } from '@baton/kernel';
 import { registeredAgent, registryKeyFor } from './agent-lookup.js';
@@ -101,7 +101,9 @@ export async function newRunFromInput(
   const newInput = toInputList(input);
   let history: Item[] = [];
   if (options.sessionId && session)
-    history = trimToCleanStart(await session(options.sessionId).getItems(options.sessionLimit));
+    history = await readSessionHistory(session(options.sessionId), {
+      limit: options.sessionLimit,
+    });
   const traceparent = options.traceparent ?? newTraceparent();
   parseTraceparent(traceparent);
   const state = RunState.create(
@@ -170,6 +172,10 @@ export async function newRunFromState(
   if (options.runId) data.runId = options.runId;
   assertRunId(String(data.runId));
   const state = await RunState.fromString(agents[key], data);
+  if (state.pendingSessionWrite)
+    throw new UserError(
+      `importState(): this RunState holds a session write that did not complete (appendId "${state.pendingSessionWrite.appendId}"); finish it first with run(agent, state, { session }), then import the state that run returns.`,
+    );
   const serialized = state.toJSON() as { interruptions: SerializedApprovalItem[] };
   const undecided = serialized.interruptions.filter(
     (i) => i.path.length > 0 || state.isApproved(i.tool_name, i.call_id) === undefined,

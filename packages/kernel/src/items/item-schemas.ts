@@ -35,7 +35,9 @@ export function createItemSchemas(z: Z) {
     encrypted_content: z.string().nullable().optional(),
     provider_data: providerData,
   });
-  const knownTypes = new Set(['message', 'function_call', 'function_call_output', 'reasoning']);
+  const byType: Record<string, ZodNamespace.ZodType> = { message, reasoning };
+  byType.function_call = functionCall;
+  byType.function_call_output = functionCallOutput;
   /** Any item: known types are checked; other types need only a string `type`. */
   const item = z.union([
     message,
@@ -43,13 +45,36 @@ export function createItemSchemas(z: Z) {
     functionCallOutput,
     reasoning,
     z.looseObject({
-      type: z.string().refine((t) => !knownTypes.has(t), { message: 'malformed known item' }),
+      type: z.string().refine((t) => !Object.hasOwn(byType, t), { message: 'malformed item' }),
     }),
   ]);
-  return { contentPart, message, functionCall, functionCallOutput, reasoning, item };
+  return { contentPart, message, functionCall, functionCallOutput, reasoning, item, byType };
 }
 
 export type ItemSchemas = ReturnType<typeof createItemSchemas>;
+
+type Issue = { path: PropertyKey[]; message: string; errors?: Issue[][] };
+
+/**
+ * Why `value` is not a valid item of the vocabulary, as `<path>: <problem>` (e.g.
+ * `content: Invalid input: expected string, received undefined`), or `undefined` when it is one.
+ */
+export function findItemIssue(schemas: ItemSchemas, value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== 'string') return 'no string "type"';
+  const schema = Object.hasOwn(schemas.byType, type) ? schemas.byType[type] : schemas.item;
+  const result = schema.safeParse(value);
+  if (result.success) return undefined;
+  let issue = result.error.issues[0] as Issue;
+  // A union names no branch: report the branch issue that got deepest.
+  while (issue.errors?.length) {
+    const inner = issue.errors.flat().sort((a, b) => b.path.length - a.path.length)[0];
+    if (!inner) break;
+    issue = { ...inner, path: [...issue.path, ...inner.path] };
+  }
+  return `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
+}
 
 let cached: Promise<ItemSchemas> | undefined;
 /** The item schemas (loads zod on first call). */

@@ -7,7 +7,7 @@ import type { RunOutcome } from '../capability/capability.js';
 import { BatonError, MaxTurnsExceededError, RunAbortedError, UserError } from '../errors/errors.js';
 import { dropOrphanCalls } from '../items/item-helpers.js';
 import { runItemsToInputItems } from '../items/run-items.js';
-import type { AgentSpanData } from '../tracing/span-types.js';
+import type { AgentSpanData, SpanInterruption } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { teardownAgents } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
@@ -28,6 +28,16 @@ function startAgentSpan(rt: RunRuntime, agent: AnyAgent): void {
     },
     rt.parentSpan,
   );
+}
+
+function spanInterruptions(rt: RunRuntime): SpanInterruption[] {
+  return rt.state.interruptions.map((i) => ({
+    toolName: i.tool_name,
+    callId: i.call_id,
+    kind: i.kind ?? 'approval',
+    path: [...i.path],
+    ...(rt.tracer!.includeSensitiveData ? { arguments: i.arguments } : {}),
+  }));
 }
 
 function endSpans(rt: RunRuntime, error?: { message: string }): void {
@@ -57,6 +67,8 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
   try {
     startAgentSpan(rt, state.currentAgent);
     rt.emit({ type: 'agent_updated_stream_event', agent: state.currentAgent });
+    // Resuming a final output whose session write failed: only that write is left to do.
+    if (state.hasFinalOutput) return await complete(rt);
     for (;;) {
       if (!state.pendingTurn && state.currentTurn >= state.maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
@@ -77,7 +89,11 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
         if (budgetLeft) continue;
         return;
       }
-      if (step.type === 'interruption') return;
+      if (step.type === 'interruption') {
+        if (rt.agentSpan)
+          (rt.agentSpan.data as AgentSpanData).interruptions = spanInterruptions(rt);
+        return;
+      }
       if (step.type === 'final_output') {
         await finish(rt, step.output);
         return;
@@ -120,8 +136,16 @@ async function finish(rt: RunRuntime, output: unknown): Promise<void> {
   const { state } = rt;
   const agent = state.currentAgent;
   await runOutputGuardrails(rt, agent, output);
-  await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
+  // The output is part of the state before the session write, so a failed write is resumed
+  // by retrying that write alone (no second model call).
   state.finalOutput = output;
   state.hasFinalOutput = true;
-  await callHooks(rt, agent, (h) => h.onAgentEnd?.(state.context, agent, output));
+  await complete(rt);
+}
+
+async function complete(rt: RunRuntime): Promise<void> {
+  const { state } = rt;
+  const agent = state.currentAgent;
+  await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
+  await callHooks(rt, agent, (h) => h.onAgentEnd?.(state.context, agent, state.finalOutput));
 }

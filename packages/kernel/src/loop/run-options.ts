@@ -9,7 +9,7 @@ import type {
   ModelSettings,
   ModelStreamEvent,
 } from '../model/model.js';
-import type { Session, SessionInputCallback } from '../session/session.js';
+import type { Session, SessionInputCallback, SessionSettings } from '../session/session.js';
 import type { ToolEffect } from '../tool/tool.js';
 import type { RunContext } from './run-context.js';
 
@@ -99,7 +99,7 @@ export interface RunOptions<TContext = any> {
   };
   hooks?: RunHooks<TContext>;
   session?: Session;
-  sessionSettings?: { limit?: number };
+  sessionSettings?: SessionSettings;
   sessionInputCallback?: SessionInputCallback;
   /** Tracing for this run. Default: on when processors are registered, sensitive data included. */
   tracing?: { disabled?: boolean; includeSensitiveData?: boolean };

@@ -33,7 +33,7 @@ function claimState(state: RunState<any, AnyAgent>): void {
       'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
     );
   }
-  if (state.hasFinalOutput) {
+  if (state.hasFinalOutput && !state.pendingSessionWrite) {
     throw new UserError(
       'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
     );
@@ -90,7 +90,7 @@ async function buildRuntime(
       state.generatedItems.length === 0 &&
       !state.inputSavedToSession
     ) {
-      newInput = state.originalInput;
+      newInput = state.pendingSessionWrite?.items ?? state.originalInput;
     }
     if (options.context !== undefined) state.context.context = options.context;
     if (options.maxTurns !== undefined) state.maxTurns = options.maxTurns;

@@ -1,60 +1,99 @@
 /**
- * Session reads and writes of a run: history prepended before the first model call, the new
- * input stored before it, and each turn's items appended once (also across pause/resume).
+ * Session reads and writes of a run: history read and checked before the first model call, the
+ * new input stored before it, and each turn's items appended once (also across pause/resume).
+ * A write is recorded in the state (`pendingSessionWrite`) before it is attempted; a run resumed
+ * after a failed write sends that same write first (with the same `appendId` to a v2 session).
  */
-import { SessionError } from '../errors/errors.js';
-import { trimToCleanStart } from '../items/item-helpers.js';
+import { SessionError, UserError } from '../errors/errors.js';
+import { dropOrphanCalls, trimToCleanStart } from '../items/item-helpers.js';
+import { findItemIssue, loadItemSchemas } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
+import type { RunState } from '../run-state/run-state.js';
+import type { Session, SessionSettings, SessionV2 } from '../session/session.js';
 import type { RunOptions } from './run-options.js';
 import type { RunRuntime } from './run-runtime.js';
 
+/**
+ * Reads a session's history for a run: every item is checked with the item schemas (once, here
+ * at the boundary), then cut to a clean start (no output without its call first).
+ * @throws SessionError when `getItems` returns no list, or (unless `onInvalidItem: 'skip'`) an
+ *   invalid item — the message names the session, the index and what is wrong.
+ */
+export async function readSessionHistory(
+  session: Session,
+  settings: SessionSettings = {},
+): Promise<Item[]> {
+  const items: unknown = await session.getItems(settings.limit);
+  const fail = (what: string) =>
+    new SessionError(`Session "${session.sessionId}" returned ${what}`, {
+      operation: 'getItems',
+      key: session.sessionId,
+    });
+  if (!Array.isArray(items))
+    throw fail(`${typeof items} from getItems(); a Session must return an item list.`);
+  const schemas = await loadItemSchemas();
+  const valid: Item[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const issue = findItemIssue(schemas, items[i]);
+    if (issue === undefined) valid.push(items[i]);
+    else if (settings.onInvalidItem !== 'skip')
+      throw fail(
+        `a malformed item at index ${i} of ${items.length} (${issue}). Repair or delete it in the store (popItem() removes the newest), or run with sessionSettings: { onInvalidItem: 'skip' } to leave it out.`,
+      );
+  }
+  return trimToCleanStart(valid.length < items.length ? dropOrphanCalls(valid) : valid);
+}
+
 /** The first turn's model input: session history (clean boundary) + the new input. */
 export async function prepareSessionInput(options: RunOptions, newInput: Item[]): Promise<Item[]> {
-  const session = options.session;
-  if (!session) return newInput;
-  const items = await session.getItems(options.sessionSettings?.limit);
-  if (!Array.isArray(items)) {
-    throw new SessionError(
-      `Session "${session.sessionId}" returned ${typeof items} from getItems(); a Session must return an item list.`,
-      {
-        operation: 'getItems',
-        key: session.sessionId,
-      },
-    );
-  }
-  const bad = items.findIndex(
-    (item) =>
-      !item || typeof item !== 'object' || typeof (item as { type?: unknown }).type !== 'string',
-  );
-  if (bad >= 0) {
-    throw new SessionError(
-      `Session "${session.sessionId}" returned a malformed item at index ${bad} (every item needs a string "type"); fix or clear the stored history.`,
-      {
-        operation: 'getItems',
-        key: session.sessionId,
-      },
-    );
-  }
-  const history = trimToCleanStart(items);
+  if (!options.session) return newInput;
+  const history = await readSessionHistory(options.session, options.sessionSettings);
   if (options.sessionInputCallback) return options.sessionInputCallback(history, newInput.slice());
   return history.length === 0 ? newInput : [...history, ...newInput];
 }
 
+/** Records `write` in the state (if given), then sends the state's pending write and clears it. */
+async function send(rt: RunRuntime, write?: RunState['pendingSessionWrite']): Promise<void> {
+  const { state } = rt;
+  if (write) state.pendingSessionWrite = write;
+  const w = state.pendingSessionWrite;
+  if (!w) return;
+  const session = rt.options.session as Session | SessionV2 | undefined;
+  if (!session)
+    throw new UserError(
+      `This RunState holds a session write that did not complete (appendId "${w.appendId}"): resume it with its \`session\` option, or set state.pendingSessionWrite = undefined to drop that write.`,
+    );
+  if ('specificationVersion' in session && session.specificationVersion === 'v2')
+    await session.addItems(w.items, { appendId: w.appendId });
+  else await session.addItems(w.items);
+  if (w.upTo === undefined) state.inputSavedToSession = true;
+  else state.sessionSavedCount = w.upTo;
+  state.pendingSessionWrite = undefined;
+}
+
 /** Stores the new input once (before the first model call). */
 export async function saveInputToSession(rt: RunRuntime): Promise<void> {
-  const session = rt.options.session;
-  if (!session || rt.state.inputSavedToSession) return;
-  await session.addItems(rt.newInput);
-  rt.state.inputSavedToSession = true;
+  const { state } = rt;
+  await send(rt);
+  if (!rt.options.session || state.inputSavedToSession) return;
+  await send(rt, { appendId: `${state.runId}:t${state.currentTurn}:input`, items: rt.newInput });
 }
 
 /** Appends the items generated since the last save (approval placeholders excluded). */
 export async function saveNewItemsToSession(rt: RunRuntime): Promise<void> {
-  const session = rt.options.session;
   const { state } = rt;
-  if (!session || state.sessionSavedCount >= state.generatedItems.length) return;
-  const items = runItemsToInputItems(state.generatedItems.slice(state.sessionSavedCount));
-  if (items.length > 0) await session.addItems(items);
-  state.sessionSavedCount = state.generatedItems.length;
+  await send(rt);
+  if (!rt.options.session) return;
+  const from = state.sessionSavedCount;
+  const to = state.generatedItems.length;
+  if (from >= to) return;
+  const items = runItemsToInputItems(state.generatedItems.slice(from, to));
+  if (items.length === 0) state.sessionSavedCount = to;
+  else
+    await send(rt, {
+      appendId: `${state.runId}:t${state.currentTurn}:items:${from}-${to}`,
+      items,
+      upTo: to,
+    });
 }

@@ -64,6 +64,7 @@ export function serializeRunState(
     ),
     sessionSavedCount: state.sessionSavedCount,
     inputSavedToSession: state.inputSavedToSession,
+    ...(state.pendingSessionWrite ? { pendingSessionWrite: state.pendingSessionWrite } : {}),
     trace: state.trace,
     modelInputOverride: state.modelInputOverride,
     serverConversation: state.serverConversation,
@@ -180,6 +181,7 @@ function build(
   state.approvals = data.approvals;
   state.sessionSavedCount = data.sessionSavedCount;
   state.inputSavedToSession = data.inputSavedToSession;
+  state.pendingSessionWrite = data.pendingSessionWrite;
   state.trace = data.trace;
   state.modelInputOverride = data.modelInputOverride as any;
   state.serverConversation = data.serverConversation;

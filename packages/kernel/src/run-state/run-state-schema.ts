@@ -49,6 +49,7 @@ export interface SerializedRunStateV1 {
   nestedStates: Record<string, SerializedRunStateV1>;
   sessionSavedCount: number;
   inputSavedToSession: boolean;
+  pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
   trace?: {
     traceId: string;
     workflowName: string;
@@ -150,6 +151,13 @@ export function createRunStateSchemaV1(z: Z) {
     approvals: z.record(z.string(), approvalRecordSchema),
     sessionSavedCount: z.number().int().min(0),
     inputSavedToSession: z.boolean(),
+    pendingSessionWrite: z
+      .object({
+        appendId: z.string().min(1),
+        items: z.array(itemSchema),
+        upTo: z.number().int().min(0).optional(),
+      })
+      .optional(),
     trace: z
       .object({
         traceId: z.string(),

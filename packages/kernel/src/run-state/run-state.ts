@@ -80,6 +80,11 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   /** How many generated items were written to the session; whether the input was. */
   sessionSavedCount = 0;
   inputSavedToSession = false;
+  /**
+   * A session append recorded before it was attempted and not yet confirmed: a resume sends it
+   * first, with the same `appendId`. `upTo`: the `sessionSavedCount` it completes (absent: the input).
+   */
+  pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
   trace?: TraceInfo;
   /** The model's view after a handoff input filter rewrote it (else derived from the items). */
   modelInputOverride?: { items: Item[]; fromGeneratedIndex: number };

@@ -1,15 +1,17 @@
 import type { Item } from '../items/item-types.js';
-import type { Session } from './session.js';
+import type { AddItemsOptions, SessionV2 } from './session.js';
 
 let counter = 0;
 
 /**
- * An in-process `Session` (the default). Items live in an array; nothing is persisted.
+ * An in-process `Session` (v2; the default). Items live in an array; nothing is persisted.
  * Items are stored by reference; callers must not mutate items after adding them.
  */
-export class MemorySession implements Session {
+export class MemorySession implements SessionV2 {
+  readonly specificationVersion = 'v2' as const;
   readonly sessionId: string;
   private items: Item[];
+  private appendIds = new Set<string>();
 
   constructor(options: { sessionId?: string; initialItems?: Item[] } = {}) {
     this.sessionId =
@@ -23,7 +25,12 @@ export class MemorySession implements Session {
     return this.items.slice(-limit);
   }
 
-  async addItems(items: Item[]): Promise<void> {
+  async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
+    const id = options?.appendId;
+    if (id !== undefined) {
+      if (this.appendIds.has(id)) return;
+      this.appendIds.add(id);
+    }
     for (const item of items) this.items.push(item);
   }
 
@@ -33,5 +40,6 @@ export class MemorySession implements Session {
 
   async clearSession(): Promise<void> {
     this.items = [];
+    this.appendIds.clear();
   }
 }

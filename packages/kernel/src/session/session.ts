@@ -16,10 +16,43 @@ export interface Session {
   clearSession(): Promise<void>;
 }
 
+/** Options of a `Session` v2 `addItems` call. */
+export interface AddItemsOptions {
+  /**
+   * Idempotency key of this append (any non-empty string). The first call with an id stores its
+   * items; every later call with the same id on the same session id — from any process, also
+   * with other items — stores nothing and resolves. So a call whose outcome is unknown (a lost
+   * reply, a timeout) can be sent again. The run loop's ids are
+   * `<runId>:t<turn>:input` (the run's new input) and `<runId>:t<turn>:items:<from>-<to>`
+   * (run items `from`…`to - 1`, by index in `state.generatedItems`); a failed append is retried
+   * on resume with its recorded id. Give every run its own `runId`.
+   */
+  appendId?: string;
+}
+
+/**
+ * The `Session` v2 contract: v1 plus idempotent appends (`addItems(items, { appendId })`).
+ * The run loop tells the versions apart by `specificationVersion` and calls a v1 session's
+ * `addItems(items)` with one argument, as before. Applied ids are kept as long as the items
+ * (`popItem` keeps them; `clearSession` forgets them with the items).
+ */
+export interface SessionV2 extends Session {
+  readonly specificationVersion: 'v2';
+  /** Appends items atomically, at most once per `options.appendId` (see {@link AddItemsOptions}). */
+  addItems(items: Item[], options?: AddItemsOptions): Promise<void>;
+}
+
 /** Session options of a run. */
 export interface SessionSettings {
   /** How many of the newest session items to prepend to the input (default: all). */
   limit?: number;
+  /**
+   * What a run does with a stored item that is not a valid item of the vocabulary (checked once,
+   * when the run reads the session): `'throw'` (default) fails the run with a `SessionError`
+   * naming the session and the item's index; `'skip'` leaves it out of the model input (with any
+   * function call or output it leaves unpaired) and keeps it stored.
+   */
+  onInvalidItem?: 'throw' | 'skip';
 }
 
 /**

@@ -21,6 +21,19 @@ export interface AgentSpanData {
   tools?: string[];
   handoffs?: string[];
   outputType?: string;
+  /**
+   * Set when the run paused in this agent's turn: the tool calls waiting for approval (the
+   * run's `interruptions`; `arguments` only with sensitive data). Absent otherwise.
+   */
+  interruptions?: SpanInterruption[];
+}
+/** A tool call a paused run waits on; `path` leads through agent-as-tool calls (`call_id`s). */
+export interface SpanInterruption {
+  toolName: string;
+  callId: string;
+  kind: 'approval' | 'in_doubt';
+  path: string[];
+  arguments?: string;
 }
 export interface TurnSpanData {
   kind: 'turn';

@@ -17,6 +17,12 @@ export interface FixtureOptions {
   toolDelayMs?: number;
   /** Pause before each streamed text delta of the writer (ms). */
   deltaDelayMs?: number;
+  /**
+   * A sink key: while it exists, a tool that has recorded its start waits before doing its work
+   * (polling every 10 ms). The crash tests set it on the worker they are about to kill, so the
+   * kill lands while tools are in flight however slow the machine is.
+   */
+  holdKey?: string;
 }
 
 /** Sink keys the tests read. */
@@ -29,6 +35,8 @@ export const sink = {
   keys: 'sink:keys',
   /** Counter of model calls (all agents). */
   modelCalls: 'sink:model-calls',
+  /** While set, tools of a worker built with `holdKey: sink.hold` wait after their start. */
+  hold: 'sink:hold',
 };
 
 function outputsIn(request: ModelRequest): number {
@@ -90,7 +98,11 @@ function countedModel(inner: Model, redis: Redis, deltaDelayMs: number): Model {
 export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
   const toolDelayMs = options.toolDelayMs ?? 150;
   const deltaDelayMs = options.deltaDelayMs ?? 0;
-  const pause = () => new Promise((r) => setTimeout(r, toolDelayMs));
+  const pause = async () => {
+    while (options.holdKey && (await redis.exists(options.holdKey)) === 1)
+      await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, toolDelayMs));
+  };
 
   const applyCredit = tool({
     name: 'apply_credit',

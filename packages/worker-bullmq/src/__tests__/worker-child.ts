@@ -1,6 +1,7 @@
 /**
  * A durable worker in its own process, for the crash tests. Configured by environment:
- * REDIS_PORT, QUEUE, CONCURRENCY, LOCK_MS, STALLED_MS, TOOL_DELAY_MS, DELTA_DELAY_MS, COALESCE_MS.
+ * REDIS_PORT, QUEUE, CONCURRENCY, LOCK_MS, STALLED_MS, TOOL_DELAY_MS, DELTA_DELAY_MS, COALESCE_MS,
+ * HOLD_KEY (see `FixtureOptions.holdKey`).
  * Prints `ready <workerId>` once taking jobs and `stats <json>` whenever its counters change.
  */
 import { Redis } from 'ioredis';
@@ -15,6 +16,7 @@ const worker = createDurableWorker({
   agents: buildFixtureAgents(sinkRedis, {
     toolDelayMs: env('TOOL_DELAY_MS', 150),
     deltaDelayMs: env('DELTA_DELAY_MS', 0),
+    holdKey: process.env.HOLD_KEY || undefined,
   }),
   queue: { name: process.env.QUEUE ?? 'baton-turns' },
   concurrency: env('CONCURRENCY', 4),

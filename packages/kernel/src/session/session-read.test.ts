@@ -1,0 +1,87 @@
+/** Session rows are checked with the item schemas when a run reads them (the boundary). */
+import { msg, ScriptedModel } from '@baton/testing';
+import { describe, expect, it } from 'vitest';
+import { Agent } from '../agent/agent.js';
+import { SessionError } from '../errors/errors.js';
+import type { Item } from '../items/item-types.js';
+import { run } from '../loop/run.js';
+import type { RunOptions } from '../loop/run-options.js';
+import { readSessionHistory } from '../loop/session-io.js';
+import { MemorySession } from './memory-session.js';
+
+const bad = { type: 'message', role: 'user' } as unknown as Item;
+
+/** Runs to the end in either mode. */
+async function go(agent: Agent, input: string, options: RunOptions, stream: boolean) {
+  if (!stream) return run(agent, input, options);
+  const result = await run(agent, input, { ...options, stream: true });
+  for await (const _ of result);
+  await result.completed;
+  return result;
+}
+const user = (content: string): Item => ({ type: 'message', role: 'user', content });
+
+for (const stream of [false, true]) {
+  describe(`reading a session with a malformed row (stream: ${stream})`, () => {
+    it('is a SessionError naming the session, the index and the problem, before any model call', async () => {
+      const session = new MemorySession({ sessionId: 'conv_7', initialItems: [user('a'), bad] });
+      const model = new ScriptedModel([[msg('ok')]]);
+      const agent = new Agent({ name: 'A', model });
+      const error = await go(agent, 'next', { session }, stream).catch((e) => e);
+      expect(error).toBeInstanceOf(SessionError);
+      expect(error).toMatchObject({ operation: 'getItems', key: 'conv_7' });
+      expect(error.message).toMatch(/Session "conv_7" returned a malformed item at index 1 of 2/);
+      expect(error.message).toMatch(/content: Invalid input: expected string, received undefined/);
+      expect(error.message).toMatch(/onInvalidItem: 'skip'/);
+      expect(model.requests).toHaveLength(0);
+      // The session stays usable: remove the row and go on.
+      expect(await session.popItem()).toEqual(bad);
+      await go(agent, 'next', { session }, stream);
+      expect(model.requests[0].input).toEqual([user('a'), user('next')]);
+    });
+
+    it("onInvalidItem: 'skip' leaves bad rows (and calls they unpair) out and keeps them stored", async () => {
+      const stored: Item[] = [
+        user('a'),
+        { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'c1', output: 42 } as unknown as Item,
+        bad,
+        { type: 'message', role: 'robot', content: 'x' } as unknown as Item,
+        user('b'),
+      ];
+      const session = new MemorySession({ initialItems: stored });
+      const model = new ScriptedModel([[msg('ok')]]);
+      const options = { session, sessionSettings: { onInvalidItem: 'skip' } } as const;
+      await go(new Agent({ name: 'A', model }), 'next', options, stream);
+      expect(model.requests[0].input).toEqual([user('a'), user('b'), user('next')]);
+      expect((await session.getItems()).slice(0, stored.length)).toEqual(stored);
+    });
+  });
+}
+
+describe('readSessionHistory', () => {
+  it('names what is wrong for each kind of bad row', async () => {
+    const cases: [unknown, RegExp][] = [
+      [null, /index 0 of 1 \(not an object\)/],
+      [[1], /not an object/],
+      [{ role: 'user' }, /no string "type"/],
+      [{ type: 'function_call', call_id: 'c', name: 'f' }, /arguments: Invalid input/],
+      [{ type: 'message', role: 'user', content: [{}] }, /content\.0\.type: Invalid input/],
+      [{ type: 'reasoning', summary: 'x' }, /summary: Invalid input/],
+    ];
+    for (const [row, pattern] of cases) {
+      const session = new MemorySession({ initialItems: [row as Item] });
+      await expect(readSessionHistory(session)).rejects.toThrow(pattern);
+    }
+    // Unknown item types pass with a string type (hosted tool items, future items).
+    const hosted = { type: 'web_search_call', id: 'ws', status: 'completed' } as unknown as Item;
+    expect(await readSessionHistory(new MemorySession({ initialItems: [hosted] }))).toEqual([
+      hosted,
+    ]);
+  });
+
+  it('applies the limit before checking (only the rows read are checked)', async () => {
+    const session = new MemorySession({ initialItems: [bad, user('a'), user('b')] });
+    expect(await readSessionHistory(session, { limit: 2 })).toEqual([user('a'), user('b')]);
+  });
+});
