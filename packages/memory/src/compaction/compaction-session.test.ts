@@ -94,10 +94,21 @@ describe.each(backends)('CompactionSession on %s', (name, make) => {
     const inner = make();
     const s = new CompactionSession({ session: inner, model, maxItems: 10 });
     // The wrapper speaks the wrapped session's contract version (v2 sessions get appendIds through).
-    expect(s.specificationVersion).toBe((inner as { specificationVersion?: string }).specificationVersion);
+    expect(s.specificationVersion).toBe(
+      (inner as { specificationVersion?: string }).specificationVersion,
+    );
     await s.addItems(turn(1));
     expect(await s.getItems()).toEqual(turn(1));
     expect(model.calls).toBe(0);
+  });
+
+  it('passes appendIds through, so a v2 session stores a retried append once', async () => {
+    const inner = make();
+    const s = new CompactionSession({ session: inner, model: summarizer(), maxItems: 10 });
+    expect(s.specificationVersion).toBe('v2');
+    await s.addItems([user('once')], { appendId: 'run_1:t1:input' });
+    await s.addItems([user('once')], { appendId: 'run_1:t1:input' });
+    expect(await inner.getItems()).toEqual([user('once')]);
   });
 
   it(`over maxItems replaces the older part by one summary item, atomically${name.includes('Sqlite') ? ' (rewrite v1)' : ''}`, async () => {
