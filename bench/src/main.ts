@@ -29,8 +29,8 @@ import { evaluateTargets } from './targets.js';
 import type { RuntimeId } from './types.js';
 
 const ALL = ALL_SCENARIOS;
-const SERVICES = ['R1', 'W1', 'D1'];
-const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1,D1] [--json]';
+const SERVICES = ['R1', 'W1', 'D1', 'M1'];
+const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1,D1,M1] [--json]';
 
 interface Settings extends MeasureOptions {
   s8Rounds: number;
@@ -149,6 +149,9 @@ async function main(): Promise<void> {
       const { r1 } = await import('./redis-session-bench.js');
       const o = { durationMs: settings.r1DurationMs, warmupMs: settings.r1WarmupMs };
       serviceResults.push(await withLoad('R1', () => r1(o, log)));
+    } else if (scenario === 'M1') {
+      const { m1 } = await import('./memory-bench.js');
+      serviceResults.push(await withLoad('M1', () => m1({ rounds: settings.rounds * 2 }, log)));
     } else if (scenario === 'W1') {
       const { w1 } = await import('./durable-worker-bench.js');
       const o = { runs: settings.w1Runs, workers: settings.w1Workers };
@@ -178,6 +181,7 @@ async function main(): Promise<void> {
             ...(services.includes('W1') ? ['@baton/worker-bullmq', 'bullmq'] : []),
             ...(onRedis.length ? ['ioredis'] : []),
             ...(services.includes('D1') ? ['@baton/devtools', 'playwright-core', 'preact'] : []),
+            ...(services.includes('M1') ? ['@baton/memory'] : []),
           ].map((p) => [p, packageVersion(p)]),
         ),
         ...(redisVersion ? { 'redis-server': redisVersion } : {}),

@@ -10,6 +10,7 @@ import {
 } from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { Handoff } from '../handoff/handoff.js';
+import { runItemsToInputItems } from '../items/run-items.js';
 import type {
   Model,
   ModelSettings,
@@ -60,6 +61,11 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     runId: rt.state.runId,
     signal: rt.signal,
     getModel: () => resolveModel(rt, agent),
+    transcript: () => ({
+      input: rt.newInput.slice(),
+      generated: runItemsToInputItems(rt.state.generatedItems),
+      sessionId: rt.options.session?.sessionId,
+    }),
     state: {
       get: (key) => extensions[key],
       set: (key, value) => {
