@@ -133,14 +133,18 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   }
 
   /**
-   * The decision for a call: `true` approved, `false` rejected, `undefined` undecided.
+   * The decision for a call: `true` approved, `false` rejected, `undefined` undecided. A decision
+   * made for this very call wins over an "always" decision for its tool, in whatever order they
+   * were made; "always" decides only the calls nobody decided one by one.
    */
   isApproved(toolName: string, callId: string): boolean | undefined {
     const record = this.recordOf(toolName);
     if (!record) return undefined;
-    const has = (v: boolean | string[]) => v === true || (Array.isArray(v) && v.includes(callId));
-    if (has(record.approved)) return true;
-    if (has(record.rejected)) return false;
+    const listed = (v: boolean | string[]) => Array.isArray(v) && v.includes(callId);
+    if (listed(record.rejected)) return false;
+    if (listed(record.approved)) return true;
+    if (record.approved === true) return true;
+    if (record.rejected === true) return false;
     return undefined;
   }
 
