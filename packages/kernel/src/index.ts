@@ -9,7 +9,7 @@ export {
   type OutputOf,
   type ToolUseBehavior,
 } from './agent/agent.js';
-export type { AsToolOptions } from './agent/as-tool.js';
+export type { AgentToolRunOptions, AgentToolRunResult, AsToolOptions } from './agent/as-tool.js';
 export type { AgentHooks, LLMStartInfo, RunHooks } from './agent/hooks.js';
 // Capabilities
 export type { Capability, CapabilityRun, RunOutcome } from './capability/capability.js';
@@ -116,6 +116,7 @@ export { Runner, run, runStep, type StepOutcome } from './loop/run.js';
 export { RunContext } from './loop/run-context.js';
 export type {
   AgentUpdatedStreamEvent,
+  NestedRunStreamEvent,
   RawModelStreamEvent,
   RunItemEventName,
   RunItemStreamEvent,
@@ -150,11 +151,12 @@ export type {
 export { createProviderRegistry } from './model/provider-registry.js';
 export { addUsage, emptyUsage, type Usage } from './model/usage.js';
 // RunState
+export type { ApprovalRecords, ToolApprovalRecord } from './run-state/approvals.js';
 export {
   type PendingTurn,
   RUN_STATE_SCHEMA_VERSION,
   RunState,
-  type ToolApprovalRecord,
+  type ServerConversation,
   type TraceInfo,
 } from './run-state/run-state.js';
 export { runStateJsonSchema } from './run-state/run-state-json-schema.js';

@@ -6,6 +6,7 @@
 
 import type { FunctionToolResult } from '../agent/agent.js';
 import {
+  BatonError,
   DurabilityError,
   ToolCallError,
   ToolCallInDoubtError,
@@ -24,7 +25,7 @@ import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../to
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { invokeTool } from './invoke-tool.js';
-import { NestedRunInterruption } from './nested-run.js';
+import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
@@ -222,12 +223,19 @@ async function executeOne(
       endSpan('in doubt');
       return approvalOutcome(agent, tool, call, 'in_doubt');
     }
-    if (error instanceof NestedRunInterruption) {
+    if (error instanceof NestedRunStop) {
+      if (error.state) state.nestedStates[call.call_id] = error.state;
+      if (error.failure) {
+        // The nested run's own failure is the parent's: never a model-visible tool output.
+        endSpan('nested run failed');
+        const nested = error.failure.error;
+        if (BatonError.isInstance(nested)) (nested as { state?: unknown }).state = undefined;
+        throw nested;
+      }
       endSpan();
-      state.nestedStates[call.call_id] = error.state;
       return {
         kind: 'approval',
-        items: error.state.interruptions.map((i) => ({ ...i, path: [call.call_id, ...i.path] })),
+        items: error.state!.interruptions.map((i) => ({ ...i, path: [call.call_id, ...i.path] })),
       };
     }
     if (rt.signal?.aborted) {

@@ -2,12 +2,7 @@
  * Turn preparation: the execution agent (capabilities applied once per run), the tools and
  * handoffs enabled this turn, instructions, model settings and the resolved model.
  */
-import {
-  type Capability,
-  type CapabilityRun,
-  cloneCapability,
-  type RunOutcome,
-} from '../capability/capability.js';
+import { type CapabilityRun, cloneCapability, type RunOutcome } from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { Handoff } from '../handoff/handoff.js';
 import type {
@@ -17,24 +12,9 @@ import type {
   ToolDefinition,
 } from '../model/model.js';
 import type { ResolvedSchema } from '../tool/schema.js';
-import {
-  type FunctionTool,
-  type HostedTool,
-  type Tool,
-  toFunctionToolDefinition,
-} from '../tool/tool.js';
+import { type FunctionTool, type HostedTool, toFunctionToolDefinition } from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
-import type { AnyAgent, RunRuntime } from './run-runtime.js';
-
-/** An agent as it runs in this run: capabilities cloned and set up, their tools and fragments. */
-export interface PreparedAgent {
-  agent: AnyAgent;
-  capabilities: Capability[];
-  capabilityRun: CapabilityRun;
-  extraTools: Tool[];
-  instructionFragments: string[];
-  setUp: boolean;
-}
+import type { AnyAgent, PreparedAgent, RunRuntime } from './run-runtime.js';
 
 /** Everything one model call of one agent needs. */
 export interface TurnPlan {

@@ -58,10 +58,11 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
     startAgentSpan(rt, state.currentAgent);
     rt.emit({ type: 'agent_updated_stream_event', agent: state.currentAgent });
     for (;;) {
-      if (!state.pendingTurn && state.currentTurn >= state.maxTurns) {
+      const { maxTurns } = state;
+      if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
-        if (!handler) throw new MaxTurnsExceededError(state.maxTurns);
-        const handled = await handler(state.context, { maxTurns: state.maxTurns });
+        if (!handler) throw new MaxTurnsExceededError(maxTurns);
+        const handled = await handler(state.context, { maxTurns });
         if (!handled || !('finalOutput' in handled)) {
           throw new UserError('errorHandlers.maxTurns must return { finalOutput }.');
         }

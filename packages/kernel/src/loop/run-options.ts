@@ -67,8 +67,11 @@ export interface DurabilityHooks {
 export interface RunOptions<TContext = any> {
   /** The caller's context object; given to tools, guardrails and hooks, never to the model. */
   context?: TContext;
-  /** Model calls allowed for the whole run (all agents). Default 10. */
-  maxTurns?: number;
+  /**
+   * Model calls allowed for the whole run (all agents): a whole number ≥ 1, or `null` (or
+   * `Infinity`) for no limit. Default 10. On a resume, replaces the limit the state stored.
+   */
+  maxTurns?: number | null;
   signal?: AbortSignal;
   /** Resolves model names (agents' `model` strings and `model` below). */
   modelProvider?: ModelProvider;

@@ -95,13 +95,13 @@ export class RunResult<TContext = any, TAgent extends AnyAgent = AnyAgent> exten
  */
 export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgent>
   extends RunResultBase<TContext, TAgent>
-  implements AsyncIterable<RunStreamEvent>
+  implements AsyncIterable<RunStreamEvent<AnyAgent>>
 {
   /** Resolves when the run ends; rejects with its error. */
   completed: Promise<void> = Promise.resolve();
   /** The run's error once it failed. */
   error: unknown;
-  private buffer: RunStreamEvent[] = [];
+  private buffer: RunStreamEvent<AnyAgent>[] = [];
   private head = 0;
   private done = false;
   private failed = false;
@@ -109,7 +109,7 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
   private wake: (() => void) | undefined;
 
   /** Receives the loop's events (bound, so the loop can call it directly). */
-  readonly push = (event: RunStreamEvent): void => {
+  readonly push = (event: RunStreamEvent<AnyAgent>): void => {
     this.buffer.push(event);
     const wake = this.wake;
     if (wake) {
@@ -142,17 +142,17 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
    * The run's events, in order. Iterate once: a second iterator (or `toTextStream()` after
    * iterating) throws `UserError`, since events are handed out as they are consumed.
    */
-  [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent> {
+  [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<AnyAgent>> {
     if (this.iterated) {
       throw new UserError(
         'A StreamedRunResult can be iterated once (its events are consumed as they are read); keep the events you need from the first loop.',
       );
     }
     this.iterated = true;
-    const next = (): Promise<IteratorResult<RunStreamEvent>> => {
+    const next = (): Promise<IteratorResult<RunStreamEvent<AnyAgent>>> => {
       if (this.head < this.buffer.length) {
         const value = this.buffer[this.head];
-        this.buffer[this.head++] = undefined as unknown as RunStreamEvent;
+        this.buffer[this.head++] = undefined as unknown as RunStreamEvent<AnyAgent>;
         if (this.head === this.buffer.length) {
           this.buffer = [];
           this.head = 0;
