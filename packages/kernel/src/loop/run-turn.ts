@@ -111,7 +111,11 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   appendItems(rt, processed.immediateOutputs);
   if (conv) {
     conv.sentCount = currentModelInput(rt).length - processed.immediateOutputs.length;
-    if (conv.auto && response.responseId) conv.previousResponseId = response.responseId;
+    // Whenever the run chains responses, the next call chains to the latest one (a call that
+    // chained to an older one would fork: the server would not know the calls answered now).
+    const chaining = conv.auto || conv.previousResponseId !== undefined;
+    if (chaining && !conv.conversationId && response.responseId)
+      conv.previousResponseId = response.responseId;
   }
   emitSince(rt, from);
   return finishTurn(

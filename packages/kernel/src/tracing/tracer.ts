@@ -48,6 +48,11 @@ export class Tracer {
     if (error) span.error = error;
     notifyProcessors(this.processors, (p) => p.onSpanEnd(span));
   }
+
+  /** Ends `span` as failed with `error`'s message. */
+  failSpan(span: Span, error: unknown): void {
+    this.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** Trace ids follow the OpenAI Agents SDK shape: `trace_` + 32 hex characters. */
