@@ -29,6 +29,7 @@ import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
 export const DEFAULT_REJECTION_TEXT = 'The user rejected this tool call; it was not executed.';
@@ -202,6 +203,7 @@ async function executeOne(
     guardrailArgs,
   );
   if (rejected !== undefined) return outputItem(agent, call, rejected, false);
+  checkAborted(rt.signal); // an aborted (or cancelled) run starts no further tool
   await callHooks(rt, agent, (h) => h.onToolStart?.(state.context, agent, tool.name, call));
   const span = rt.tracer?.startSpan<FunctionSpanData>(
     {

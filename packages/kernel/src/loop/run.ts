@@ -54,13 +54,27 @@ export async function run(
   if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
     throw new UserError('run(): the first argument must be an Agent.');
   const stream = options.stream === true;
-  const rt = await start(agent, input, options, stream);
   if (stream) {
+    // The consumer can stop a streamed run: its own abort controller, linked to the caller's signal.
+    const controller = new AbortController();
+    const outer = options.signal;
+    const onAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    const unlink = () => outer?.removeEventListener('abort', onAbort);
+    const rt = await start(agent, input, { ...options, signal: controller.signal }, stream).catch(
+      (error) => {
+        unlink();
+        throw error;
+      },
+    );
     const result = new StreamedRunResult(rt.state);
     rt.emit = result.push;
-    result.attach(runLoop(rt));
+    const loop = runLoop(rt).finally(unlink);
+    result.attach(loop, (reason) => controller.abort(reason));
     return result;
   }
+  const rt = await start(agent, input, options, stream);
   // The same loop; its events go nowhere (the streaming run hands them to the consumer).
   await runLoop(rt);
   return new RunResult(rt.state);
