@@ -183,6 +183,7 @@ export { toStrictJsonSchema, tryStrictJsonSchema } from './tool/strict-schema.js
 export {
   defaultToolErrorFunction,
   type FunctionTool,
+  type HostedApprovalDecision,
   type HostedTool,
   REDACTED_TOOL_ERROR,
   type Tool,

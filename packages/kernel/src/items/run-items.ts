@@ -56,14 +56,16 @@ export interface ReasoningRunItem<A extends AgentRef = AgentRef> {
   raw_item: ReasoningItem;
 }
 /**
- * A function call waiting for a person's decision. `agent` is the agent that owns the tool
- * (for a call inside an agent used as a tool, the nested agent); `path` lists the parent call
- * ids from the outer run down to this call when it is nested (empty at the top level).
+ * A call waiting for a person's decision: a function call, or a hosted tool's approval request
+ * (a Responses `mcp_approval_request`: `tool_name` is its `name`, `call_id` its `id`). `agent`
+ * is the agent that owns the tool (for a call inside an agent used as a tool, the nested
+ * agent); `path` lists the parent call ids from the outer run down to this call when it is
+ * nested (empty at the top level).
  */
 export interface ToolApprovalRunItem<A extends AgentRef = AgentRef> {
   type: 'tool_approval_item';
   agent: A;
-  raw_item: FunctionCallItem;
+  raw_item: FunctionCallItem | HostedItem;
   tool_name: string;
   call_id: string;
   arguments: string;

@@ -25,6 +25,8 @@ export interface TurnPlan {
   functionTools: Map<string, FunctionTool>;
   handoffs: Map<string, Handoff<any, AnyAgent>>;
   toolDefinitions: ToolDefinition[];
+  /** The enabled hosted tools (their approval callbacks). */
+  hostedTools: HostedTool[];
   modelSettings: ModelSettings;
   outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
 }
@@ -112,6 +114,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   const functionTools = new Map<string, FunctionTool>();
   const handoffs = new Map<string, Handoff<any, AnyAgent>>();
   const toolDefinitions: ToolDefinition[] = [];
+  const hostedTools: HostedTool[] = [];
   const owners = new Map<string, string>();
   const claim = (name: string, owner: string) => {
     const previous = owners.get(name);
@@ -130,6 +133,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     } else {
       const hosted = t as HostedTool;
       if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
+      hostedTools.push(hosted);
       toolDefinitions.push({
         type: 'hosted_tool',
         name: hosted.name,
@@ -177,6 +181,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     functionTools,
     handoffs,
     toolDefinitions,
+    hostedTools,
     modelSettings,
     outputSchema: agent.getOutputSchema(),
   };

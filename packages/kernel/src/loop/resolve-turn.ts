@@ -116,6 +116,11 @@ export function processResponse(
         }
         break;
       }
+      case 'mcp_approval_request':
+        // A hosted MCP call the server runs only once it is approved (see hosted-approvals.ts).
+        items.push({ type: 'tool_call_item', agent, raw_item: item });
+        (pending.hostedApprovalRequests ??= []).push(item);
+        break;
       default:
         // Hosted-tool items (web_search_call, mcp_call, compaction, …) pass through.
         items.push({ type: 'tool_call_item', agent, raw_item: item as any });

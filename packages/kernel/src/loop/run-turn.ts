@@ -10,6 +10,7 @@ import { callHooks } from './call-hooks.js';
 import { callModel } from './call-model.js';
 import { executeHandoff, IGNORED_HANDOFF_TEXT } from './execute-handoff.js';
 import { executeFunctionCalls } from './execute-tools.js';
+import { decideHostedApprovals } from './hosted-approvals.js';
 import type { NextStep } from './next-step.js';
 import { prepareTurn, type TurnPlan } from './prepare-turn.js';
 import { parseFinalOutput, processResponse } from './resolve-turn.js';
@@ -148,14 +149,17 @@ async function finishTurn(
     emitSince(rt, from);
     throw exec.error.value;
   }
+  const hosted = await decideHostedApprovals(rt, plan, pending.hostedApprovalRequests);
+  appendItems(rt, hosted.outputs);
   if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
     state.agentsUsedTools.push(agent.name);
-  if (exec.approvals.length > 0) {
+  const approvals = [...exec.approvals, ...hosted.approvals];
+  if (approvals.length > 0) {
     emitSince(rt, from);
-    state.interruptions = exec.approvals;
-    for (const item of exec.approvals) rt.emit(itemEvent(item));
+    state.interruptions = approvals;
+    for (const item of approvals) rt.emit(itemEvent(item));
     await saveNewItemsToSession(rt);
-    return { type: 'interruption', interruptions: exec.approvals };
+    return { type: 'interruption', interruptions: approvals };
   }
   state.pendingTurn = undefined;
   state.interruptions = [];
@@ -180,6 +184,7 @@ async function finishTurn(
   } else if (
     pending.functionCalls.length === 0 &&
     !pending.handoffCall &&
+    !pending.hostedApprovalRequests &&
     !hadImmediateOutputs &&
     lastMessage
   ) {
