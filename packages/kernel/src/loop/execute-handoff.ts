@@ -5,6 +5,7 @@
 import { UserError } from '../errors/errors.js';
 import type { HandoffInputData, HandoffInputFilter } from '../handoff/handoff.js';
 import { handoffOutputText } from '../handoff/handoff.js';
+import { nestHandoffHistory } from '../handoff/handoff-filters.js';
 import type { FunctionCallItem, FunctionCallOutputItem, Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { HandoffSpanData } from '../tracing/span-types.js';
@@ -63,7 +64,12 @@ export async function executeHandoff(
   ]);
   if (rt.options.hooks?.onHandoff) await rt.options.hooks.onHandoff(state.context, from, target);
   if (target.hooks?.onHandoff) await target.hooks.onHandoff(state.context, from, target);
-  if (h.inputFilter) await applyInputFilter(rt, h.inputFilter);
+  const { handoffInputFilter, nestHandoffHistory: nest } = rt.options;
+  const filter =
+    h.inputFilter ??
+    handoffInputFilter ??
+    (nest && !state.serverConversation ? nestHandoffHistory() : undefined);
+  if (filter) await applyInputFilter(rt, filter);
   if (span) rt.tracer!.endSpan(span);
   return target;
 }

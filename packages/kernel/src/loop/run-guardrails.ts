@@ -97,9 +97,10 @@ export async function runOutputGuardrails(
   agent: AnyAgent,
   output: unknown,
 ): Promise<void> {
-  if (agent.outputGuardrails.length === 0) return;
+  const guardrails = [...agent.outputGuardrails, ...(rt.options.outputGuardrails ?? [])];
+  if (guardrails.length === 0) return;
   const args = { agent, output, context: rt.state.context };
-  const results = await Promise.all(agent.outputGuardrails.map((g) => runOne(rt, agent, g, args)));
+  const results = await Promise.all(guardrails.map((g) => runOne(rt, agent, g, args)));
   rt.state.outputGuardrailResults.push(...results);
   const tripped = results.find((r) => r.output.tripwireTriggered);
   if (tripped) throw new OutputGuardrailTripwireTriggered(tripped.guardrailName, tripped);

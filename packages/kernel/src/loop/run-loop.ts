@@ -4,12 +4,13 @@
  */
 
 import type { RunOutcome } from '../capability/capability.js';
-import { BatonError, MaxTurnsExceededError, RunAbortedError, UserError } from '../errors/errors.js';
+import { BatonError, MaxTurnsExceededError, RunAbortedError } from '../errors/errors.js';
 import { dropOrphanCalls } from '../items/item-helpers.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { AgentSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { teardownAgents } from './prepare-turn.js';
+import { handledOutput } from './resolve-turn.js';
 import { toAbortError } from './retry.js';
 import { runOutputGuardrails } from './run-guardrails.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
@@ -62,11 +63,7 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
         if (!handler) throw new MaxTurnsExceededError(maxTurns);
-        const handled = await handler(state.context, { maxTurns });
-        if (!handled || !('finalOutput' in handled)) {
-          throw new UserError('errorHandlers.maxTurns must return { finalOutput }.');
-        }
-        await finish(rt, handled.finalOutput);
+        await finish(rt, handledOutput('maxTurns', await handler(state.context, { maxTurns })));
         return;
       }
       const step = await runTurn(rt);

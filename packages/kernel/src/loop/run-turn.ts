@@ -13,7 +13,7 @@ import { executeFunctionCalls } from './execute-tools.js';
 import { decideHostedApprovals } from './hosted-approvals.js';
 import type { NextStep } from './next-step.js';
 import { prepareTurn, type TurnPlan } from './prepare-turn.js';
-import { parseFinalOutput, processResponse } from './resolve-turn.js';
+import { finalOutputOf, processResponse } from './resolve-turn.js';
 import { runInputGuardrails, startParallelInputGuardrails } from './run-guardrails.js';
 import { appendItems, currentModelInput, itemEvent, type RunRuntime } from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
@@ -61,7 +61,9 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
     systemInstructions = filtered.systemInstructions;
   }
   const firstTurn = state.currentTurn === 0 && agent === state.startingAgent;
-  const guardrails = firstTurn ? agent.inputGuardrails : [];
+  const guardrails = firstTurn
+    ? [...agent.inputGuardrails, ...(rt.options.inputGuardrails ?? [])]
+    : [];
   const blocking = guardrails.filter((g) => !g.runInParallel);
   if (blocking.length > 0) await runInputGuardrails(rt, agent, blocking);
   const parallel = guardrails.filter((g) => g.runInParallel);
@@ -188,15 +190,7 @@ async function finishTurn(
     !hadImmediateOutputs &&
     lastMessage
   ) {
-    const parsed = await parseFinalOutput(plan, lastMessage);
-    if (parsed.ok) next = { type: 'final_output', output: parsed.value };
-    else if (rt.options.errorHandlers?.invalidFinalOutput) {
-      const handled = await rt.options.errorHandlers.invalidFinalOutput(state.context, {
-        rawText: parsed.rawText,
-        message: parsed.error.message,
-      });
-      next = { type: 'final_output', output: handled.finalOutput };
-    } else throw parsed.error;
+    next = { type: 'final_output', output: await finalOutputOf(rt, plan, lastMessage) };
   }
   emitSince(rt, from);
   // A final output is stored once the output guardrails passed (see run-loop finish()).
