@@ -106,7 +106,7 @@ export type {
   ToolCallOutputRunItem,
   ToolCallRunItem,
 } from './items/run-items.js';
-export { runItemsToInputItems, runItemToInputItem } from './items/run-items.js';
+export { runItemsToInputItems } from './items/run-items.js';
 export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
 export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
 export type { NextStep } from './loop/next-step.js';

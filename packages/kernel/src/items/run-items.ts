@@ -87,11 +87,6 @@ export type RunItem<A extends AgentRef = AgentRef> =
   | ReasoningRunItem<A>
   | ToolApprovalRunItem<A>;
 
-/** Plain item of a run item, as it goes into model input (approval items contribute nothing). */
-export function runItemToInputItem(item: RunItem): Item | undefined {
-  return item.type === 'tool_approval_item' ? undefined : item.raw_item;
-}
-
 /** Plain items of run items, in order, skipping approval placeholders. */
 export function runItemsToInputItems(items: readonly RunItem[]): Item[] {
   const out: Item[] = [];

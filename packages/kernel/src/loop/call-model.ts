@@ -13,7 +13,7 @@ import { callHooks } from './call-hooks.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { backoffDelayMs, defaultRetryAdvice, sleep, toAbortError } from './retry.js';
 import type { RunRuntime } from './run-runtime.js';
-import { untilAborted } from './until-aborted.js';
+import { linkedController, untilAborted } from './until-aborted.js';
 
 const OUTPUT_EVENTS = new Set([
   'text_delta',
@@ -206,45 +206,36 @@ function attemptLimits(plan: TurnPlan, request: ModelRequest) {
   const none = () => undefined;
   if (timeoutMs === undefined && idleMs === undefined)
     return { request, touch: none, timedOut: none, clear: none };
-  const controller = new AbortController();
-  const outer = request.signal;
-  const onAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
+  const { controller, unlink } = linkedController(request.signal);
   let fired: ModelCallError | undefined;
-  const name = `Model "${plan.model.provider}:${plan.model.modelId}"`;
-  const fire = (code: string, what: string) => () => {
-    fired ??= new ModelCallError(`${name} ${what}; the call was cancelled.`, {
-      retryable: true,
-      replaySafe: false,
-      code,
-    });
-    controller.abort(fired);
+  const timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
+  /** (Re)arms the `code` timer: when it fires, the attempt is cancelled with a timeout error. */
+  const arm = (code: 'timeout' | 'stream_idle_timeout', ms: number | undefined, what: string) => {
+    clearTimeout(timers[code]);
+    if (ms === undefined) return;
+    timers[code] = setTimeout(() => {
+      const text = `Model "${plan.model.provider}:${plan.model.modelId}" ${what}`;
+      fired ??= new ModelCallError(`${text}; the call was cancelled.`, {
+        retryable: true,
+        replaySafe: false,
+        code,
+      });
+      controller.abort(fired);
+    }, ms);
   };
-  const whole =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(
-          fire('timeout', `did not answer within ${timeoutMs} ms (modelSettings.timeoutMs)`),
-          timeoutMs,
-        );
-  let idle: ReturnType<typeof setTimeout> | undefined;
-  const onIdle = fire(
-    'stream_idle_timeout',
-    `sent no stream event for ${idleMs} ms (modelSettings.streamIdleTimeoutMs)`,
-  );
+  arm('timeout', timeoutMs, `did not answer within ${timeoutMs} ms (modelSettings.timeoutMs)`);
   return {
     request: { ...request, signal: controller.signal },
-    touch: () => {
-      if (idleMs === undefined) return;
-      clearTimeout(idle);
-      idle = setTimeout(onIdle, idleMs);
-    },
+    touch: () =>
+      arm(
+        'stream_idle_timeout',
+        idleMs,
+        `sent no stream event for ${idleMs} ms (modelSettings.streamIdleTimeoutMs)`,
+      ),
     timedOut: () => fired,
     clear: () => {
-      clearTimeout(whole);
-      clearTimeout(idle);
-      outer?.removeEventListener('abort', onAbort);
+      for (const timer of Object.values(timers)) clearTimeout(timer);
+      unlink();
     },
   };
 }

@@ -9,7 +9,7 @@ import type { FunctionTool, ToolCallDetails } from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
 import type { Span } from '../tracing/span-types.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
-import { untilAborted } from './until-aborted.js';
+import { linkedController, untilAborted } from './until-aborted.js';
 
 /** Runs the tool's `execute` with its timeout, abort signal and durability wrap. */
 export async function invokeTool(
@@ -22,16 +22,14 @@ export async function invokeTool(
   approved: boolean,
 ): Promise<unknown> {
   const { state } = rt;
-  const controller = tool.timeoutMs !== undefined || rt.signal ? new AbortController() : undefined;
-  const onRunAbort = () => controller?.abort(rt.signal?.reason);
-  rt.signal?.addEventListener('abort', onRunAbort, { once: true });
+  const { controller, unlink } = linkedController(rt.signal);
   const details: ToolCallDetails & { [RUN_AGENT_TOOL]?: AgentToolRunner } = {
     callId: call.call_id,
     toolCall: call,
     agent,
     idempotencyKey: `${state.runId}:${call.call_id}`,
     attempt: 1,
-    signal: controller?.signal ?? NEVER_ABORTED,
+    signal: controller.signal,
   };
   // A symbol key (invisible to JSON.stringify and Object.keys): how an agent tool runs its agent.
   const runAgentTool = rt.runAgentTool;
@@ -65,15 +63,13 @@ export async function invokeTool(
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const error = new ToolTimeoutError(tool.name, call.call_id, tool.timeoutMs!);
-          controller!.abort(error);
+          controller.abort(error);
           reject(error);
         }, tool.timeoutMs);
       }),
     ]);
   } finally {
     if (timer) clearTimeout(timer);
-    rt.signal?.removeEventListener('abort', onRunAbort);
+    unlink();
   }
 }
-
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;

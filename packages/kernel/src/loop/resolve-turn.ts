@@ -4,17 +4,12 @@
  */
 import { ModelBehaviorError, UserError } from '../errors/errors.js';
 import { extractRefusal, extractText } from '../items/item-helpers.js';
-import type {
-  FunctionCallItem,
-  FunctionCallOutputItem,
-  Item,
-  MessageItem,
-} from '../items/item-types.js';
+import type { FunctionCallItem, Item, MessageItem } from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import type { ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnPlan } from './prepare-turn.js';
-import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
 
 /** A classified response. `pending` is what side effects must still happen this turn. */
 export interface ProcessedResponse {
@@ -102,17 +97,7 @@ export function processResponse(
             );
           }
           items.push({ type: 'tool_call_item', agent, raw_item: call });
-          const out: FunctionCallOutputItem = {
-            type: 'function_call_output',
-            call_id: call.call_id,
-            output: toolNotFoundText(call.name, plan),
-          };
-          immediateOutputs.push({
-            type: 'tool_call_output_item',
-            agent,
-            raw_item: out,
-            output: out.output,
-          });
+          immediateOutputs.push(outputItem(agent, call.call_id, toolNotFoundText(call.name, plan)));
         }
         break;
       }

@@ -123,10 +123,8 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
   readonly push = (event: RunStreamEvent<AnyAgent>): void => {
     this.buffer.push(event);
     const wake = this.wake;
-    if (wake) {
-      this.wake = undefined;
-      wake();
-    }
+    this.wake = undefined;
+    wake?.();
   };
 
   /** Ties the result to the running loop and the way to abort it (internal). */
@@ -164,7 +162,6 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
     this.failed = failed;
     this.done = true;
     this.wake?.();
-    this.wake = undefined;
   }
 
   /**
@@ -178,30 +175,31 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
       );
     }
     this.iterated = true;
-    const next = (): Promise<IteratorResult<RunStreamEvent<AnyAgent>>> => {
-      if (this.head < this.buffer.length) {
-        const value = this.buffer[this.head];
-        this.buffer[this.head++] = undefined as unknown as RunStreamEvent<AnyAgent>;
-        if (this.head === this.buffer.length) {
-          this.buffer = [];
-          this.head = 0;
+    return this.events();
+  }
+
+  private async *events(): AsyncGenerator<RunStreamEvent<AnyAgent>> {
+    try {
+      for (;;) {
+        // Handed-out events are released at once (a long run does not keep its deltas).
+        for (; this.head < this.buffer.length; this.head++) {
+          const event = this.buffer[this.head];
+          this.buffer[this.head] = undefined as unknown as RunStreamEvent<AnyAgent>;
+          yield event;
         }
-        return Promise.resolve({ value, done: false });
+        this.buffer = [];
+        this.head = 0;
+        if (this.done) {
+          if (this.failed) throw this.error;
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
       }
-      if (this.done) {
-        return this.failed
-          ? Promise.reject(this.error)
-          : Promise.resolve({ value: undefined, done: true });
-      }
-      return new Promise<void>((resolve) => {
-        this.wake = resolve;
-      }).then(next);
-    };
-    const stop = (): Promise<IteratorResult<RunStreamEvent<AnyAgent>>> => {
-      this.cancel();
-      return Promise.resolve({ value: undefined, done: true });
-    };
-    return { next, return: stop };
+    } finally {
+      this.cancel(); // a consumer that leaves early stops the run (no-op once it ended)
+    }
   }
 
   /** The assistant text deltas only, as an async iterable of strings. */

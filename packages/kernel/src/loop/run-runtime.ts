@@ -9,11 +9,11 @@ import type { FunctionCallItem, Item } from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import type { Model } from '../model/model.js';
 import type { RunState } from '../run-state/run-state.js';
-import type { Tool } from '../tool/tool.js';
+import { type Tool, toToolOutput } from '../tool/tool.js';
 import type { Span } from '../tracing/span-types.js';
 import type { Tracer } from '../tracing/tracer.js';
 import type { NextStep } from './next-step.js';
-import type { RunStreamEvent } from './run-events.js';
+import type { RunItemEventName, RunStreamEvent } from './run-events.js';
 import type { RunOptions } from './run-options.js';
 
 export type AnyAgent = Agent<any, any>;
@@ -109,21 +109,27 @@ export function currentModelInput(rt: RunRuntime): Item[] {
   return rt.modelInput;
 }
 
-/** Event name for a run item. */
+const EVENT_NAMES: Record<RunItem['type'], RunItemEventName> = {
+  message_output_item: 'message_output_created',
+  tool_call_item: 'tool_called',
+  tool_call_output_item: 'tool_output',
+  handoff_call_item: 'handoff_requested',
+  handoff_output_item: 'handoff_occurred',
+  reasoning_item: 'reasoning_item_created',
+  tool_approval_item: 'tool_approval_requested',
+};
+
+/** The stream event of a run item. */
 export function itemEvent(item: RunItem<AnyAgent>): RunStreamEvent<AnyAgent> {
-  const name =
-    item.type === 'message_output_item'
-      ? 'message_output_created'
-      : item.type === 'tool_call_item'
-        ? 'tool_called'
-        : item.type === 'tool_call_output_item'
-          ? 'tool_output'
-          : item.type === 'handoff_call_item'
-            ? 'handoff_requested'
-            : item.type === 'handoff_output_item'
-              ? 'handoff_occurred'
-              : item.type === 'reasoning_item'
-                ? 'reasoning_item_created'
-                : 'tool_approval_requested';
-  return { type: 'run_item_stream_event', name, item };
+  return { type: 'run_item_stream_event', name: EVENT_NAMES[item.type], item };
+}
+
+/** A tool output run item for `callId`: `value` as the tool returned it, its text in `raw_item`. */
+export function outputItem(agent: AnyAgent, callId: string, value: unknown): RunItem<AnyAgent> {
+  const raw_item = {
+    type: 'function_call_output' as const,
+    call_id: callId,
+    output: toToolOutput(value),
+  };
+  return { type: 'tool_call_output_item', agent, raw_item, output: value };
 }

@@ -2,7 +2,7 @@
  * The step function: one turn = one model call → classification → side effects → `NextStep`.
  * A paused turn resumes at its side effects without calling the model again (invariant 3).
  */
-import type { FunctionCallOutputItem, MessageItem } from '../items/item-types.js';
+import type { MessageItem } from '../items/item-types.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnSpanData } from '../tracing/span-types.js';
@@ -15,7 +15,13 @@ import type { NextStep } from './next-step.js';
 import { prepareTurn, type TurnPlan } from './prepare-turn.js';
 import { finalOutputOf, processResponse } from './resolve-turn.js';
 import { runInputGuardrails, startParallelInputGuardrails } from './run-guardrails.js';
-import { appendItems, currentModelInput, itemEvent, type RunRuntime } from './run-runtime.js';
+import {
+  appendItems,
+  currentModelInput,
+  itemEvent,
+  outputItem,
+  type RunRuntime,
+} from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
 import { checkAborted } from './until-aborted.js';
@@ -31,23 +37,17 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const agent = state.currentAgent;
   checkAborted(rt.signal);
   rt.turnStartIndex = state.generatedItems.length;
-  if (state.pendingTurn) {
-    rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
-      { kind: 'turn', turn: state.currentTurn, agentName: agent.name },
-      rt.agentSpan,
-    );
-    const plan = await prepareTurn(rt, agent);
-    return finishTurn(rt, plan, state.pendingTurn, undefined);
-  }
-  if (!state.agentStarted) {
+  const { pendingTurn } = state;
+  if (!pendingTurn && !state.agentStarted) {
     state.agentStarted = true;
     await callHooks(rt, agent, (h) => h.onAgentStart?.(state.context, agent));
   }
-  rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
-    { kind: 'turn', turn: state.currentTurn + 1, agentName: agent.name },
-    rt.agentSpan,
-  );
+  // A paused turn resumes as the turn it was (its model call is not made again).
+  const turn = pendingTurn ? state.currentTurn : state.currentTurn + 1;
+  const data: TurnSpanData = { kind: 'turn', turn, agentName: agent.name };
+  rt.turnSpan = rt.tracer?.startSpan(data, rt.agentSpan);
   const plan = await prepareTurn(rt, agent);
+  if (pendingTurn) return finishTurn(rt, plan, pendingTurn, undefined);
   let input = currentModelInput(rt);
   for (const cap of plan.prepared.capabilities)
     if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun);
@@ -165,17 +165,9 @@ async function finishTurn(
   }
   state.pendingTurn = undefined;
   state.interruptions = [];
-  for (const call of pending.ignoredHandoffCalls) {
-    if (rt.completedCallIds.has(call.call_id)) continue;
-    const out: FunctionCallOutputItem = {
-      type: 'function_call_output',
-      call_id: call.call_id,
-      output: IGNORED_HANDOFF_TEXT,
-    };
-    appendItems(rt, [
-      { type: 'tool_call_output_item', agent, raw_item: out, output: IGNORED_HANDOFF_TEXT },
-    ]);
-  }
+  for (const call of pending.ignoredHandoffCalls)
+    if (!rt.completedCallIds.has(call.call_id))
+      appendItems(rt, [outputItem(agent, call.call_id, IGNORED_HANDOFF_TEXT)]);
   let next: NextStep = { type: 'run_again' };
   if (pending.handoffCall && !rt.completedCallIds.has(pending.handoffCall.call_id)) {
     const target = await executeHandoff(rt, plan, pending.handoffCall);

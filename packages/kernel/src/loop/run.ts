@@ -14,6 +14,7 @@ import { runLoop } from './run-loop.js';
 import type { NonStreamRunOptions, RunOptions, StreamRunOptions } from './run-options.js';
 import { RunResult, StreamedRunResult } from './run-result.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { linkedController } from './until-aborted.js';
 
 async function start(
   agent: AnyAgent,
@@ -56,12 +57,7 @@ export async function run(
   const stream = options.stream === true;
   if (stream) {
     // The consumer can stop a streamed run: its own abort controller, linked to the caller's signal.
-    const controller = new AbortController();
-    const outer = options.signal;
-    const onAbort = () => controller.abort(outer?.reason);
-    if (outer?.aborted) onAbort();
-    else outer?.addEventListener('abort', onAbort, { once: true });
-    const unlink = () => outer?.removeEventListener('abort', onAbort);
+    const { controller, unlink } = linkedController(options.signal);
     const rt = await start(agent, input, { ...options, signal: controller.signal }, stream).catch(
       (error) => {
         unlink();
