@@ -27,8 +27,9 @@ afterEach(async () => {
 
 /** A recorded-shape response body with its own response id and, for a call, its own call id. */
 function responseBody(id: string, call?: { callId: string; name: string; args: unknown }) {
-  if (!call) return { ...(jsonFixture('text.json').body as object), id } as Record<string, any>;
-  const body = structuredClone(jsonFixture('function-call.json').body) as Record<string, any>;
+  const fixture = (name: string) => (jsonFixture(name) as { body: Record<string, any> }).body;
+  if (!call) return { ...fixture('text.json'), id };
+  const body = structuredClone(fixture('function-call.json'));
   body.id = id;
   Object.assign(body.output[0], {
     call_id: call.callId,

@@ -12,6 +12,10 @@ import { run } from './run.js';
 function slowDesk() {
   const started: string[] = [];
   const aborted: string[] = [];
+  let firstStarted!: () => void;
+  const running = new Promise<void>((resolve) => {
+    firstStarted = resolve;
+  });
   const step = tool({
     name: 'step',
     description: '',
@@ -19,6 +23,7 @@ function slowDesk() {
     execute: ({ n }, _ctx, { signal }) =>
       new Promise<string>((resolve) => {
         started.push(n);
+        firstStarted();
         const timer = setTimeout(() => resolve(`did ${n}`), 300);
         signal.addEventListener('abort', () => {
           clearTimeout(timer);
@@ -33,7 +38,7 @@ function slowDesk() {
   ]);
   const session = new MemorySession();
   const agent = new Agent({ name: 'Worker', tools: [step], model });
-  return { agent, model, started, aborted, session };
+  return { agent, model, started, aborted, session, running };
 }
 
 describe('cancelling a streamed run', () => {
@@ -46,7 +51,7 @@ describe('cancelling a streamed run', () => {
     });
     for await (const event of result) {
       if (event.type === 'run_item_stream_event' && event.name === 'tool_called') {
-        await new Promise((r) => setTimeout(r, 50)); // the first call is running, the second queued
+        await desk.running; // the first call is running, the second queued
         break;
       }
     }
@@ -122,6 +127,7 @@ describe('an aborted run starts no further tool (both modes)', () => {
   for (const stream of [false, true]) {
     it(`a call still deciding its approval when the run aborts never starts (${stream ? 'streamed' : 'non-streamed'})`, async () => {
       const started: string[] = [];
+      const controller = new AbortController();
       const work = (name: string, approvalMs: number) =>
         tool({
           name,
@@ -132,14 +138,13 @@ describe('an aborted run starts no further tool (both modes)', () => {
           },
           execute: async (_args, _ctx, { signal }) => {
             started.push(name);
+            controller.abort(); // the run aborts while the other call still decides its approval
             await new Promise((r) => signal.addEventListener('abort', r));
             return 'stopped';
           },
         });
       const model = new ScriptedModel([[fc('fast', {}, 'a'), fc('slow', {}, 'b')], [msg('never')]]);
-      const agent = new Agent({ name: 'A', tools: [work('fast', 0), work('slow', 80)], model });
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 30);
+      const agent = new Agent({ name: 'A', tools: [work('fast', 0), work('slow', 200)], model });
       const error = stream
         ? await (async () => {
             const r = await run(agent, 'work', { stream: true, signal: controller.signal });
@@ -147,7 +152,7 @@ describe('an aborted run starts no further tool (both modes)', () => {
           })().catch((e) => e)
         : await run(agent, 'work', { signal: controller.signal }).catch((e) => e);
       expect(error).toBeInstanceOf(RunAbortedError);
-      await new Promise((r) => setTimeout(r, 120));
+      await new Promise((r) => setTimeout(r, 250));
       expect(started).toEqual(['fast']);
       expect(model.requests).toHaveLength(1);
     });
