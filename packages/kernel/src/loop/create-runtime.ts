@@ -90,7 +90,8 @@ function rebuildModelInput(state: RunState<any, AnyAgent>): Item[] {
 function applyServerConversation(state: RunState<any, AnyAgent>, options: RunOptions): void {
   const { previousResponseId, conversationId, autoPreviousResponseId } = options;
   if (!previousResponseId && !conversationId && !autoPreviousResponseId) return;
-  const conv = (state.serverConversation ??= { auto: false, sentCount: 0 });
+  state.serverConversation ??= { auto: false, sentCount: 0 };
+  const conv = state.serverConversation;
   if (autoPreviousResponseId) conv.auto = true;
   if (conversationId) {
     conv.conversationId = conversationId;
@@ -104,12 +105,13 @@ function createTracer(state: RunState<any, AnyAgent>, options: RunOptions): Trac
   const processors = getTraceProcessors();
   if (state.tracing?.disabled || processors.length === 0) return undefined;
   const stored = state.trace;
-  const t = (state.trace = {
+  const t = {
     traceId: options.traceId ?? stored?.traceId ?? newTraceId(),
     workflowName: options.workflowName ?? stored?.workflowName ?? 'Agent workflow',
     groupId: options.groupId ?? stored?.groupId,
     metadata: options.traceMetadata ?? stored?.metadata,
-  });
+  };
+  state.trace = t;
   return new Tracer(
     {
       traceId: t.traceId,

@@ -104,7 +104,7 @@ export function processResponse(
       case 'mcp_approval_request':
         // A hosted MCP call the server runs only once it is approved (see hosted-approvals.ts).
         items.push({ type: 'tool_call_item', agent, raw_item: item });
-        (pending.hostedApprovalRequests ??= []).push(item);
+        pending.hostedApprovalRequests = [...(pending.hostedApprovalRequests ?? []), item];
         break;
       default:
         // Hosted-tool items (web_search_call, mcp_call, compaction, …) pass through.
