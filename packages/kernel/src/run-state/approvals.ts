@@ -4,13 +4,13 @@
  * made (a call a person rejected never runs); "always" decides only the calls nobody decided.
  */
 
-/** Per-tool decisions: `true` means "always", a list means these call ids. */
-export interface ToolApprovalRecord {
-  approved: boolean | string[];
-  rejected: boolean | string[];
-  /** Rejection messages by call id (or `'*'` for an always-reject). */
-  messages: Record<string, string>;
-}
+import type { SerializedRunStateV1 } from './run-state-schema.js';
+
+/**
+ * Per-tool decisions: `approved` / `rejected` are `true` ("always") or call ids; `messages` are
+ * rejection messages by call id (or `'*'` for an always-reject).
+ */
+export type ToolApprovalRecord = SerializedRunStateV1['approvals'][string];
 
 /** The decisions of a run, by tool name. */
 export type ApprovalRecords = Record<string, ToolApprovalRecord>;

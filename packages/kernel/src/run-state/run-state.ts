@@ -8,7 +8,7 @@ import { collectAgents } from '../agent/agent-graph.js';
 import { UserError } from '../errors/errors.js';
 import type { GuardrailResult } from '../guardrail/guardrail.js';
 import type { ToolGuardrailResult } from '../guardrail/tool-guardrail.js';
-import type { FunctionCallItem, HostedItem, Item } from '../items/item-types.js';
+import type { Item } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import { RunContext } from '../loop/run-context.js';
 import type { ModelResponse } from '../model/model.js';
@@ -27,36 +27,25 @@ export const RUN_STATE_SCHEMA_VERSION = '1.1';
 
 type AnyAgent = Agent<any, any>;
 
-/** The unfinished part of a paused turn: resumed without calling the model again. */
-export interface PendingTurn {
-  /** Function calls of the paused response that are tools (in the model's order). */
-  functionCalls: FunctionCallItem[];
-  /** The handoff call taken in that response, waiting for the approvals. */
-  handoffCall?: FunctionCallItem;
-  /** Other handoff calls of that response (answered "ignored" once the turn completes). */
-  ignoredHandoffCalls: FunctionCallItem[];
-  /** Hosted tools' approval requests of that response (Responses `mcp_approval_request`). */
-  hostedApprovalRequests?: HostedItem[];
-}
+/**
+ * The unfinished part of a paused turn, resumed without calling the model again:
+ * `functionCalls` (the response's tool calls, in the model's order), `handoffCall` (the handoff
+ * taken, waiting for the approvals), `ignoredHandoffCalls` (other handoffs of that response,
+ * answered "ignored" once the turn completes), `hostedApprovalRequests` (Responses
+ * `mcp_approval_request` items waiting for a decision).
+ */
+export type PendingTurn = NonNullable<SerializedRunStateV1['pendingTurn']>;
 
-/** Trace identity kept across pauses so a resumed run continues the same trace. */
-export interface TraceInfo {
-  traceId: string;
-  workflowName: string;
-  groupId?: string;
-  metadata?: Record<string, unknown>;
-}
+/** Trace identity (`traceId`, `workflowName`, `groupId?`, `metadata?`) kept across pauses. */
+export type TraceInfo = NonNullable<SerializedRunStateV1['trace']>;
 
-/** Server-managed conversation bookkeeping (OpenAI `previous_response_id` / `conversation`). */
-export interface ServerConversation {
-  /** The response the next model call chains to (the latest one, once the run has one). */
-  previousResponseId?: string;
-  conversationId?: string;
-  /** Chain each turn to the previous response even when the run started without an id. */
-  auto: boolean;
-  /** How many items of the model input the server already has. */
-  sentCount: number;
-}
+/**
+ * Server-managed conversation bookkeeping (OpenAI `previous_response_id` / `conversation`):
+ * `previousResponseId` is the response the next model call chains to (the latest one once the
+ * run has one); `auto` chains even when the run started without an id; `sentCount` is how many
+ * items of the model input the server already has.
+ */
+export type ServerConversation = NonNullable<SerializedRunStateV1['serverConversation']>;
 
 export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   schemaVersion = RUN_STATE_SCHEMA_VERSION;
