@@ -169,23 +169,29 @@ async function attemptOnce(
   onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<ModelResponse> {
   if (!rt.stream && !onEvent) return untilAborted(plan.model.getResponse(request), request.signal);
-  const stream = plan.model.getStreamedResponse(request)[Symbol.asyncIterator]();
+  // Raced as a whole (not per delta): a stalled stream that ignores the signal cannot hang the
+  // call; once abandoned it stops at its next event.
+  return untilAborted(consumeStream(rt, plan, request, progress, touch, onEvent), request.signal);
+}
+
+async function consumeStream(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  request: ModelRequest,
+  progress: Progress,
+  touch: () => void,
+  onEvent?: (event: ModelStreamEvent) => void,
+): Promise<ModelResponse> {
   let done: ModelResponse | undefined;
-  try {
-    for (touch(); ; touch()) {
-      // Raced against the signal: a stalled model that ignores it cannot hang the call.
-      const step = await untilAborted(stream.next(), request.signal);
-      if (step.done) break;
-      const event = step.value;
-      if (event.type === 'response_done') done = event.response;
-      else if (OUTPUT_EVENTS.has(event.type)) progress.emitted = progress.accepted = true;
-      else if (event.type === 'response_started' && event.responseId) progress.accepted = true;
-      if (onEvent) onEvent(event);
-      if (rt.stream) rt.emit({ type: 'raw_model_stream_event', data: event });
-    }
-  } catch (error) {
-    stream.return?.()?.catch(() => {});
-    throw error;
+  touch();
+  for await (const event of plan.model.getStreamedResponse(request)) {
+    if (request.signal?.aborted) break;
+    touch();
+    if (event.type === 'response_done') done = event.response;
+    else if (OUTPUT_EVENTS.has(event.type)) progress.emitted = progress.accepted = true;
+    else if (event.type === 'response_started' && event.responseId) progress.accepted = true;
+    if (onEvent) onEvent(event);
+    if (rt.stream) rt.emit({ type: 'raw_model_stream_event', data: event });
   }
   if (!done) {
     throw new ModelCallError('The model stream ended without a response_done event.', {
