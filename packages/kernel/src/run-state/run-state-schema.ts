@@ -76,7 +76,10 @@ export function createRunStateSchemaV1(z: Z) {
     generatedItems: z.array(runItemSchema),
     modelResponses: z.array(
       z.looseObject({
-        output: z.array(itemSchema).optional(),
+        // Only returned as `rawResponses` (the loop reads the generated items), so checked lightly.
+        output: z
+          .array(z.looseObject({ type: z.string() }) as ZodNamespace.ZodType<Item>)
+          .optional(),
         usage: z.looseObject({}),
         responseId: z.string().optional(),
         modelName: z.string().optional(),
@@ -131,9 +134,12 @@ export function createRunStateSchemaV1(z: Z) {
   });
 
   /** Schema of a serialized RunState, format 1.x (nested states recursive). */
+  let nested: ZodNamespace.ZodRecord<ZodNamespace.ZodString, typeof schema> | undefined;
   const schema = baseSchema.extend({
+    // Built once: a fresh record schema per access would be recompiled on every parse.
     get nestedStates(): ZodNamespace.ZodRecord<ZodNamespace.ZodString, typeof schema> {
-      return z.record(z.string(), schema);
+      nested ??= z.record(z.string(), schema);
+      return nested;
     },
   });
   return schema;
