@@ -1,4 +1,4 @@
 import { MemorySession } from '@baton/kernel';
-import { describeSessionConformance } from '@baton/testing';
+import { describeSessionConformance } from '@baton/testing/vitest';
 
 describeSessionConformance('MemorySession', (sessionId) => new MemorySession({ sessionId }));

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeSandboxConformance } from '@baton/testing';
+import { describeSandboxConformance } from '@baton/testing/vitest';
 import { localSandboxClient } from './local-sandbox-client.js';
 
 describeSandboxConformance('local (plain child processes)', async () => {
