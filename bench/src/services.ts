@@ -48,7 +48,7 @@ export function requireRedisServer(scenarios: string[]): string {
   if (probe.error || probe.status !== 0) {
     throw new MissingServiceError(
       `${scenarios.join(' and ')} need${scenarios.length === 1 ? 's' : ''} a local redis-server, which is not installed here ` +
-        `(${probe.error?.message ?? probe.stderr.trim()}). Install it with ` +
+        `(${probe.error?.message ?? probe.stderr.trim()}). Install it with \`npm run setup\` or ` +
         '`apt-get update && apt-get install -y redis-server` (it need not be running: the bench ' +
         'starts its own on a free 127.0.0.1 port), or leave R1/W1 out with --only S1,…,S9.',
     );
