@@ -137,9 +137,9 @@ export type {
   StreamRunOptions,
 } from './loop/run-options.js';
 export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
+export { runToolCall, type ToolCallOutcome, type ToolCallRequest } from './loop/run-tool-call.js';
 // Sessions
 export { readSessionHistory } from './loop/session-io.js';
-export { runToolCall, type ToolCallOutcome, type ToolCallRequest } from './loop/run-tool-call.js';
 // Model contract
 export type {
   FunctionToolDefinition,
