@@ -13,6 +13,11 @@ export {
   startFixtureServer,
 } from './fixture-server.js';
 export {
+  itemSchemaViolations,
+  publishedSchemas,
+  publishedValidators,
+} from './item-schema-check.js';
+export {
   describeModelConformance,
   type ExpectedFunctionCall,
   type ModelConformanceFixtures,
@@ -34,6 +39,7 @@ export {
   type SessionFactory,
   type SessionFixture,
 } from './session-conformance.js';
+export { conformanceItems, unicodeItems } from './session-conformance-items.js';
 export { processAlive, startTestRedis, type TestRedis, waitFor } from './test-redis.js';
 export {
   describeTracingConformance,

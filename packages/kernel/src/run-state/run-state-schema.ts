@@ -4,7 +4,7 @@
  * (`npm run schema -w @baton/kernel`).
  */
 import type { z as ZodNamespace } from 'zod';
-import { createItemSchemas } from '../items/item-schemas.js';
+import { createItemSchemas, type ItemSchemas } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
 import type { Usage } from '../model/usage.js';
 
@@ -70,9 +70,12 @@ export interface SerializedRunStateV1 {
   extensions?: Record<string, unknown>;
 }
 
-/** Builds the RunState 1.0 schema with the given zod namespace. */
-export function createRunStateSchemaV1(z: Z) {
-  const { item: itemSchema, functionCall: functionCallItemSchema } = createItemSchemas(z);
+/**
+ * Builds the RunState 1.0 schema with the given zod namespace (and item schemas, so the JSON
+ * Schema generator can refer to `items.schema.json` for them).
+ */
+export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSchemas(z)) {
+  const { item: itemSchema, functionCall: functionCallItemSchema } = items;
 
   const usageSchema = z.object({
     requests: z.number(),
