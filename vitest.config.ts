@@ -17,6 +17,7 @@ const packages = [
   'sandbox',
   'sandbox-docker',
   'worker-bullmq',
+  'interop-openai-agents',
 ];
 
 export default defineConfig({
