@@ -17,6 +17,9 @@ const packages = [
   'sandbox',
   'sandbox-docker',
   'worker-bullmq',
+  'devtools',
+  'realtime',
+  'voice',
   'interop-openai-agents',
 ];
 

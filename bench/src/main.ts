@@ -29,8 +29,8 @@ import { evaluateTargets } from './targets.js';
 import type { RuntimeId } from './types.js';
 
 const ALL = ALL_SCENARIOS;
-const SERVICES = ['R1', 'W1'];
-const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1] [--json]';
+const SERVICES = ['R1', 'W1', 'D1'];
+const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1,D1] [--json]';
 
 interface Settings extends MeasureOptions {
   s8Rounds: number;
@@ -42,6 +42,8 @@ interface Settings extends MeasureOptions {
   /** W1: durable runs and worker processes. */
   w1Runs: number;
   w1Workers: number;
+  /** D1: measured page loads. */
+  d1Rounds: number;
 }
 const FULL: Settings = {
   rounds: 11,
@@ -54,6 +56,7 @@ const FULL: Settings = {
   r1WarmupMs: 300,
   w1Runs: 1000,
   w1Workers: 4,
+  d1Rounds: 7,
 };
 const QUICK: Settings = {
   rounds: 3,
@@ -66,6 +69,7 @@ const QUICK: Settings = {
   r1WarmupMs: 50,
   w1Runs: 200,
   w1Workers: 2,
+  d1Rounds: 3,
 };
 
 function parseArgs(argv: string[]) {
@@ -102,7 +106,8 @@ async function main(): Promise<void> {
   const services = args.only.filter((s) => SERVICES.includes(s));
   const compared = args.only.filter((s) => !SERVICES.includes(s));
   // Fail before measuring anything else, not after minutes of S1–S9.
-  const redisVersion = services.length ? requireRedisServer(services) : undefined;
+  const onRedis = services.filter((s) => s === 'R1' || s === 'W1');
+  const redisVersion = onRedis.length ? requireRedisServer(onRedis) : undefined;
   const started = performance.now();
   const loadAtStart = loadavg()[0];
 
@@ -148,6 +153,9 @@ async function main(): Promise<void> {
       const { w1 } = await import('./durable-worker-bench.js');
       const o = { runs: settings.w1Runs, workers: settings.w1Workers };
       serviceResults.push(await withLoad('W1', () => w1(o, log)));
+    } else if (scenario === 'D1') {
+      const { d1 } = await import('./devtools-render-bench.js');
+      serviceResults.push(await withLoad('D1', () => d1({ rounds: settings.d1Rounds }, log)));
     }
     log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -168,7 +176,8 @@ async function main(): Promise<void> {
             ...(compared.length ? ['@openai/agents', 'ai', 'zod', 'esbuild'] : []),
             ...(services.includes('R1') ? ['@baton/session-redis'] : []),
             ...(services.includes('W1') ? ['@baton/worker-bullmq', 'bullmq'] : []),
-            ...(services.length ? ['ioredis'] : []),
+            ...(onRedis.length ? ['ioredis'] : []),
+            ...(services.includes('D1') ? ['@baton/devtools', 'playwright-core', 'preact'] : []),
           ].map((p) => [p, packageVersion(p)]),
         ),
         ...(redisVersion ? { 'redis-server': redisVersion } : {}),
@@ -203,7 +212,7 @@ async function main(): Promise<void> {
 
 /** The settings that apply to the scenarios run (`r1…` to R1, `w1…` to W1, the rest to S1–S9). */
 function settingsFor(settings: Settings, scenarios: string[]): Record<string, number> {
-  const owner = (key: string) => (/^[rw]1/.test(key) ? key.slice(0, 2).toUpperCase() : 'S');
+  const owner = (key: string) => (/^[rwd]1/.test(key) ? key.slice(0, 2).toUpperCase() : 'S');
   return Object.fromEntries(
     Object.entries(settings).filter(([key]) =>
       scenarios.some((s) => (owner(key) === 'S' ? s.startsWith('S') : s === owner(key))),

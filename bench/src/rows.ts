@@ -9,7 +9,20 @@ import type { RuntimeId } from './types.js';
  * Every scenario id in run order: S1–S9 compare Baton with its peers; R1 (Redis session) and W1
  * (durable worker) measure Baton services that have no peer equivalent.
  */
-export const ALL_SCENARIOS = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9', 'R1', 'W1'];
+export const ALL_SCENARIOS = [
+  'S1',
+  'S2',
+  'S3',
+  'S4',
+  'S5',
+  'S6',
+  'S7',
+  'S8',
+  'S9',
+  'R1',
+  'W1',
+  'D1',
+];
 
 /** All runtimes in column order. */
 export const RUNTIMES: RuntimeId[] = ['baton', 'openai-agents', 'ai-sdk'];

@@ -90,9 +90,10 @@ export function renderServices(results: ServiceResult[]): string {
   const lines = [
     '## Baton services (no peer equivalent)',
     '',
-    'Against a local redis-server started by the bench on a free 127.0.0.1 port; one bounded',
-    'measurement per line after a warm-up; higher is better. Throughput depends on the other load',
-    'on the machine: see the load average per scenario below the table.',
+    'R1/W1 against a local redis-server started by the bench on a free 127.0.0.1 port; one bounded',
+    'measurement per line after a warm-up; higher is better. D1 in headless Chromium; lower is',
+    'better. Figures depend on the other load on the machine: see the load average per scenario',
+    'below the table.',
     '',
     '| scenario | measure | unit | value | how | target / check |',
     '| --- | --- | --- | --- | --- | --- |',

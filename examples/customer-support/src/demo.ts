@@ -9,11 +9,14 @@
  *  6. a blocking input guardrail stops a prompt injection before any model call;
  *  7. an agent with a workspace capability answers from local files.
  * Prints the transcript, the trace trees and a checklist; exits non-zero when a check fails.
+ * `--trace-file F` also writes the traces as JSONL for `npx baton-devtools F`; `--devtools`
+ * streams them live into the local viewer and keeps it running.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   ConsoleTraceProcessor,
   InputGuardrailTripwireTriggered,
@@ -26,6 +29,7 @@ import { Checklist } from './checklist.js';
 import { buildDesk, Ticket } from './desk.js';
 import { readLedger } from './ledger.js';
 import { setupModels } from './models.js';
+import { setupTraceOutput } from './trace-output.js';
 import { printTranscript } from './transcript.js';
 
 const quiet = process.argv.includes('--quiet');
@@ -37,6 +41,7 @@ const workdir = mkdtempSync(join(tmpdir(), 'baton-demo-'));
 const ledgerPath = join(workdir, 'ledger.jsonl');
 const workspaceDir = join(import.meta.dirname, '..', 'workspace');
 if (!quiet) setTraceProcessors([new ConsoleTraceProcessor({ write: (tree) => say(`\n${tree}`) })]);
+const traceOutput = await setupTraceOutput(process.argv.slice(2));
 
 const setup = await setupModels();
 const checks = new Checklist(setup.scripted);
@@ -111,10 +116,11 @@ try {
   );
   const resumeScript = join(import.meta.dirname, 'resume.ts');
   if (paused.length > 0) {
-    const childOut = execFileSync(
+    // Asynchronous, so this process keeps serving the devtools viewer the child posts to.
+    const { stdout: childOut } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', resumeScript, workdir, ...(quiet ? ['--quiet'] : [])],
-      { encoding: 'utf8', env: process.env },
+      { encoding: 'utf8', env: { ...process.env, ...traceOutput.env } },
     );
     if (childOut.trim()) say(childOut.trimEnd());
     const report = JSON.parse(readFileSync(join(workdir, 'resume-report.json'), 'utf8'));
@@ -241,6 +247,7 @@ try {
 
   const ok = checks.print(out);
   process.exitCode = ok ? 0 : 1;
+  await traceOutput.finish(out);
 } finally {
   if (!process.env.BATON_KEEP_WORKDIR) rmSync(workdir, { recursive: true, force: true });
 }

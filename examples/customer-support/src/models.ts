@@ -41,8 +41,31 @@ const lastUserText = (input: Item[]) => {
   return '';
 };
 const id = (prefix: string, req: ModelRequest) => `${prefix}_${req.input.length}`;
+const tokens = (v: unknown) => Math.max(1, Math.ceil((JSON.stringify(v) ?? '').length / 4));
+/**
+ * A scripted model: usage estimated at ~4 characters a token, and with
+ * `BATON_SCRIPTED_LATENCY_MS` (set by `--devtools` / `--trace-file`) a simulated latency of
+ * 0.6–1.5× that, so a trace's timeline looks like one of a real model.
+ */
 const scripted = (fn: (req: ModelRequest) => Item[]) =>
-  new ScriptedModel([fn], { whenExhausted: 'repeat_last', modelId: 'scripted-story' });
+  new ScriptedModel(
+    [
+      (req) => {
+        const output = fn(req);
+        const inputTokens = tokens(req.input) + tokens(req.systemInstructions ?? '');
+        const outputTokens = tokens(output);
+        const latency = Number(process.env.BATON_SCRIPTED_LATENCY_MS ?? 0);
+        return {
+          output,
+          usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+          ...(latency > 0
+            ? { delayMs: latency * (0.6 + ((req.input.length * 37) % 10) / 10) }
+            : {}),
+        };
+      },
+    ],
+    { whenExhausted: 'repeat_last', modelId: 'scripted-story' },
+  );
 
 function scriptedModels(): DeskModels {
   return {

@@ -5,15 +5,23 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConsoleTraceProcessor, RunState, run, setTraceProcessors } from '@baton/kernel';
+import {
+  ConsoleTraceProcessor,
+  flushTraces,
+  RunState,
+  run,
+  setTraceProcessors,
+} from '@baton/kernel';
 import { SqliteSession } from '@baton/memory';
 import { buildDesk } from './desk.js';
 import { setupModels } from './models.js';
+import { attachTraceOutput } from './trace-output.js';
 
 const workdir = process.argv[2];
 const quiet = process.argv.includes('--quiet');
 if (!workdir) throw new Error('usage: resume.ts <workdir>');
 if (!quiet) setTraceProcessors([new ConsoleTraceProcessor()]);
+await attachTraceOutput();
 const setup = await setupModels();
 const desk = buildDesk(setup.models, {
   ledgerPath: join(workdir, 'ledger.jsonl'),
@@ -56,4 +64,5 @@ try {
   );
 } finally {
   session.close();
+  await flushTraces();
 }

@@ -139,6 +139,7 @@ export type {
 export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
 // Sessions
 export { readSessionHistory } from './loop/session-io.js';
+export { runToolCall, type ToolCallOutcome, type ToolCallRequest } from './loop/run-tool-call.js';
 // Model contract
 export type {
   FunctionToolDefinition,
@@ -218,10 +219,16 @@ export type {
   GuardrailSpanData,
   HandoffSpanData,
   McpListToolsSpanData,
+  RealtimeSessionSpanData,
   Span,
   SpanData,
+  SpanInterruption,
   SpanKind,
+  SpeechGroupSpanData,
+  SpeechSpanData,
   Trace,
   TracingProcessor,
+  TranscriptionSpanData,
   TurnSpanData,
 } from './tracing/span-types.js';
+export { createTracer, Tracer, type TracerOptions } from './tracing/tracer.js';

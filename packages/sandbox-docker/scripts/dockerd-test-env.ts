@@ -110,7 +110,7 @@ function unmountUnder(root: string): void {
   for (const point of points) spawnSync('umount', ['-l', point], { stdio: 'ignore' });
 }
 
-/** Builds `TEST_IMAGE` from the host's static busybox: bin/ with applet symlinks, etc/passwd with `sandbox` (1000), /workspace, /tmp. */
+/** Builds `TEST_IMAGE` from the host's static busybox: bin/ with applet symlinks, etc/passwd with `sandbox` (1000), /workspace, /tmp, and a root-only /root/secret.txt. */
 export async function buildTestImage(docker: Docker, image = TEST_IMAGE): Promise<void> {
   const busybox = '/bin/busybox';
   if (!existsSync(busybox) || !isStaticElf(busybox))
@@ -133,6 +133,8 @@ export async function buildTestImage(docker: Docker, image = TEST_IMAGE): Promis
     'root:x:0:0:root:/root:/bin/sh\nsandbox:x:1000:1000:sandbox:/workspace:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n',
   );
   pack.entry({ name: 'etc/group', mode: 0o644 }, 'root:x:0:\nsandbox:x:1000:\nnogroup:x:65534:\n');
+  // A file only root may read: the sandbox user must never get it, not even through a snapshot.
+  pack.entry({ name: 'root/secret.txt', mode: 0o600, uid: 0, gid: 0 }, 'ROOT-ONLY\n');
   pack.finalize();
   const [repo, tag] = image.split(':');
   const stream = await docker.importImage(pack as unknown as NodeJS.ReadableStream, {

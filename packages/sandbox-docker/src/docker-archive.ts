@@ -1,12 +1,14 @@
 /**
- * Tar archives for the Engine API's archive endpoints (`PUT/GET /containers/{id}/archive`): the
- * manifest's entries as a tar owned by the sandbox user, and snapshots of the workspace stored
- * as `<snapshotDir>/<snapshotId>.tar`.
+ * The manifest's entries as a tar, extracted in the container by the sandbox user (see
+ * `docker-tar.ts`). Entry names are resolved through the symlinks earlier entries create, the
+ * way the local backend resolves them: an entry under a symlink that stays inside lands where
+ * the link points, one under a symlink that leaves the workspace is refused — a tar extractor
+ * would otherwise follow the link and write outside.
  */
 import { createReadStream } from 'node:fs';
 import { lstat, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '@baton/sandbox';
+import { type Manifest, SandboxPathError } from '@baton/sandbox';
 import type tar from 'tar-stream';
 
 type TarHeader = Parameters<tar.Pack['entry']>[0];
@@ -15,6 +17,57 @@ type TarHeader = Parameters<tar.Pack['entry']>[0];
 export interface TarOwner {
   uid: number;
   gid: number;
+}
+
+const MAX_LINKS = 40;
+
+/** The symlinks an archive creates, by workspace-relative path (link text as stored). */
+export class ArchiveLinks {
+  private readonly links = new Map<string, string>();
+  /** `workspacePath`: where the archive is extracted (absolute link targets under it stay inside). */
+  constructor(private readonly workspacePath: string) {}
+
+  add(path: string, target: string): void {
+    this.links.set(path, target);
+  }
+
+  /**
+   * The real workspace-relative path that `path` names once the archive's earlier symlinks
+   * exist: links followed (intermediate ones, and the last one unless `keepLast`).
+   * @throws SandboxPathError when a link on the way leaves the workspace (or loops).
+   */
+  resolve(path: string, keepLast = false): string {
+    const ws = this.workspacePath.replace(/\/+$/, '');
+    let queue = path.split('/');
+    let out: string[] = [];
+    let hops = 0;
+    while (queue.length > 0) {
+      const name = queue.shift()!;
+      if (name === '' || name === '.') continue;
+      if (name === '..') {
+        if (out.length === 0)
+          throw new SandboxPathError(path, 'symlink_escape', 'a symlink climbs above the root');
+        out.pop();
+        continue;
+      }
+      const here = [...out, name].join('/');
+      const link = this.links.get(here);
+      const last = queue.every((c) => c === '' || c === '.');
+      if (link === undefined || (keepLast && last)) {
+        out.push(name);
+        continue;
+      }
+      if (++hops > MAX_LINKS)
+        throw new SandboxPathError(path, 'symlink_escape', `too many symlinks at "${here}"`);
+      if (link.startsWith('/')) {
+        if (link !== ws && !link.startsWith(`${ws}/`))
+          throw new SandboxPathError(path, 'symlink_escape', `"${here}" points outside`);
+        out = [];
+        queue = [...link.slice(ws.length).split('/'), ...queue];
+      } else queue = [...link.split('/'), ...queue];
+    }
+    return out.length === 0 ? '.' : out.join('/');
+  }
 }
 
 function addEntry(pack: tar.Pack, header: TarHeader, data?: Buffer): Promise<void> {
@@ -28,20 +81,18 @@ async function addHostPath(
   hostPath: string,
   name: string,
   owner: TarOwner,
+  links: ArchiveLinks,
 ): Promise<void> {
   const st = await lstat(hostPath);
   const base = { name, uid: owner.uid, gid: owner.gid, mtime: st.mtime };
   if (st.isSymbolicLink()) {
-    await addEntry(pack, {
-      ...base,
-      type: 'symlink',
-      linkname: await readlink(hostPath),
-      mode: 0o777,
-    });
+    const linkname = await readlink(hostPath);
+    links.add(name, linkname);
+    await addEntry(pack, { ...base, type: 'symlink', linkname, mode: 0o777 });
   } else if (st.isDirectory()) {
     await addEntry(pack, { ...base, type: 'directory', mode: st.mode & 0o777 });
     for (const child of (await readdir(hostPath)).sort())
-      await addHostPath(pack, join(hostPath, child), `${name}/${child}`, owner);
+      await addHostPath(pack, join(hostPath, child), `${name}/${child}`, owner, links);
   } else if (st.isFile()) {
     await new Promise<void>((resolve, reject) => {
       const entry = pack.entry(
@@ -56,13 +107,18 @@ async function addHostPath(
 /**
  * Writes `manifest`'s entries (plus parent directories and the working directory) into `pack`,
  * owned by `owner`, then finalizes it. Host copies are streamed; symlinks are stored as symlinks.
- * Entry names are relative to the workspace (extract the archive at the workspace path).
+ * Entry names are relative to the workspace (extract the archive at `workspacePath`), resolved
+ * through the archive's own symlinks ({@link ArchiveLinks}).
+ * @throws SandboxPathError for an entry that would go through a symlink leaving the workspace
+ *   (`pack` is destroyed with it).
  */
 export async function writeManifestTar(
   pack: tar.Pack,
   manifest: Manifest,
   owner: TarOwner,
+  workspacePath: string,
 ): Promise<void> {
+  const links = new ArchiveLinks(workspacePath);
   const dirs = new Set<string>();
   const ensureDir = async (dir: string) => {
     if (dir === '.' || dir === '' || dirs.has(dir)) return;
@@ -80,20 +136,21 @@ export async function writeManifestTar(
   const parent = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.');
   try {
     for (const entry of manifest.entries) {
-      if (entry.type === 'dir') await ensureDir(entry.path);
+      const name = links.resolve(entry.path);
+      if (entry.type === 'dir') await ensureDir(name);
       else if (entry.type === 'file') {
-        await ensureDir(parent(entry.path));
+        await ensureDir(parent(name));
         await addEntry(
           pack,
-          { name: entry.path, type: 'file', mode: entry.mode, uid: owner.uid, gid: owner.gid },
+          { name, type: 'file', mode: entry.mode, uid: owner.uid, gid: owner.gid },
           Buffer.from(entry.content),
         );
       } else {
-        await ensureDir(parent(entry.path));
-        await addHostPath(pack, entry.from.hostPath, entry.path, owner);
+        await ensureDir(parent(name));
+        await addHostPath(pack, entry.from.hostPath, name, owner, links);
       }
     }
-    await ensureDir(manifest.workdir);
+    await ensureDir(links.resolve(manifest.workdir));
     pack.finalize();
   } catch (error) {
     pack.destroy(error as Error);

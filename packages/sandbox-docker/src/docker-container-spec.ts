@@ -42,14 +42,13 @@ export const SANDBOX_LABEL = 'dev.baton.sandbox';
 export function containerSpec(input: ContainerSpecInput): ContainerCreateOptions {
   const limits = input.manifest.limits;
   const memory = Math.floor(limits.memoryBytes ?? input.defaults.memoryBytes);
-  const workdir =
-    input.manifest.workdir === '.'
-      ? input.workspacePath
-      : `${input.workspacePath}/${input.manifest.workdir}`;
   return {
     Image: input.image,
     User: `${input.uid}:${input.gid}`,
-    WorkingDir: workdir,
+    // The workspace root, which exists: the engine would create a missing working directory
+    // owned by root, where the sandbox user could not write. Commands enter the manifest's
+    // workdir themselves.
+    WorkingDir: input.workspacePath,
     Cmd: input.keepAliveCommand,
     Env: Object.entries(input.manifest.env).map(([k, v]) => `${k}=${v}`),
     Labels: {

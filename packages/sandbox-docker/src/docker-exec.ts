@@ -4,9 +4,16 @@
  * abort that call `kill` (retried, then the stream is dropped), and the exit code from the exec's
  * inspect once it stopped.
  */
+import { createWriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { toSandboxError } from './docker-errors.js';
+
+/** A readable byte stream (a Node `Readable`, or a streamx one such as a tar-stream pack). */
+export interface ByteSource {
+  pipe(destination: NodeJS.WritableStream): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 
 /** Receives output chunks (an `OutputCollector`, or a raw byte collector). */
 export interface ChunkSink {
@@ -20,7 +27,8 @@ export interface DockerExecSpec {
   workingDir?: string;
   /** `NAME=value` entries added to the container's environment. */
   env?: string[];
-  stdin?: string | Uint8Array;
+  /** Written to the command's stdin, which is then closed; a stream is piped (and its error fails the exec). */
+  stdin?: string | Uint8Array | ByteSource;
   stdout: ChunkSink;
   stderr: ChunkSink;
   timeoutMs?: number;
@@ -43,6 +51,26 @@ export class BytesSink implements ChunkSink {
   }
   bytes(): Buffer {
     return Buffer.concat(this.chunks);
+  }
+}
+
+/** Streams every byte into a file (for archives). Call {@link close} when the exec ended. */
+export class FileSink implements ChunkSink {
+  private readonly out;
+  private failure?: Error;
+  constructor(path: string) {
+    this.out = createWriteStream(path);
+    this.out.on('error', (error) => {
+      this.failure ??= error;
+    });
+  }
+  push(chunk: Buffer): void {
+    this.out.write(chunk);
+  }
+  /** Flushes and closes the file. @throws the write error, if any. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.out.end(resolve));
+    if (this.failure) throw this.failure;
   }
 }
 
@@ -106,9 +134,25 @@ export async function runDockerExec(
     await new Promise<void>((resolve, reject) => {
       stream.on('end', resolve);
       stream.on('close', resolve);
-      stream.on('error', reject);
-      if (hasStdin)
-        stream.end(typeof spec.stdin === 'string' ? spec.stdin : Buffer.from(spec.stdin!));
+      const input = spec.stdin;
+      const piped =
+        input !== undefined && typeof input !== 'string' && !(input instanceof Uint8Array);
+      // A command that exits before reading all of a piped stdin closes the connection under
+      // the pipe: that is the command's failure (its exit code tells), not a lost engine.
+      stream.on('error', (error: NodeJS.ErrnoException) =>
+        piped && (error.code === 'EPIPE' || error.code === 'ECONNRESET')
+          ? resolve()
+          : reject(error),
+      );
+      if (typeof input === 'string') stream.end(input);
+      else if (input instanceof Uint8Array) stream.end(Buffer.from(input));
+      else if (input) {
+        input.on('error', (error) => {
+          reject(error);
+          stream.destroy?.();
+        });
+        input.pipe(stream);
+      }
     });
   } catch (error) {
     throw toSandboxError(error, 'exec stream');

@@ -1,8 +1,10 @@
 /**
  * `dockerSandboxClient()`: sandbox sessions as Docker containers, through the Engine API
  * (dockerode). One container and one tmpfs-backed workspace volume per session; see
- * `containerSpec` for the isolation settings. The image must provide `/bin/sh` and the usual
- * file tools (busybox is enough); it is never pulled unless `pull: 'missing'`.
+ * `containerSpec` for the isolation settings. The image must provide `/bin/sh`, `tar` and the
+ * usual file tools (busybox is enough) and mount `/proc` (Docker does); it is never pulled unless
+ * `pull: 'missing'`. The manifest's files and snapshots are packed and unpacked by `tar` in the
+ * container as the sandbox user (`docker-tar.ts`), never by the engine as root.
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -32,6 +34,7 @@ import {
 } from './docker-container-spec.js';
 import { toSandboxError } from './docker-errors.js';
 import { DockerSandboxSession, removeSandbox } from './docker-sandbox-session.js';
+import { extractIntoWorkspace } from './docker-tar.js';
 import { readLimitCounters } from './limit-counters.js';
 
 /** Options of {@link dockerSandboxClient}. Sizes in bytes. */
@@ -178,14 +181,14 @@ export function dockerSandboxClient(options: DockerSandboxClientOptions): Docker
           }),
         );
         await container.start();
-        if (snapshotPath)
-          await container.putArchive(createReadStream(snapshotPath), { path: workspacePath });
+        const target = { docker, container, user: `${uid}:${gid}`, workspacePath };
+        if (snapshotPath) await extractIntoWorkspace(target, createReadStream(snapshotPath));
         else {
           const pack = tar.pack();
-          const upload = container.putArchive(pack as unknown as NodeJS.ReadableStream, {
-            path: workspacePath,
-          });
-          await Promise.all([upload, writeManifestTar(pack, manifest, { uid, gid })]);
+          await Promise.all([
+            extractIntoWorkspace(target, pack),
+            writeManifestTar(pack, manifest, { uid, gid }, workspacePath),
+          ]);
         }
         return await sessionFor(container, volumeName, manifest);
       } catch (error) {

@@ -1,14 +1,13 @@
 /**
  * `DockerSandboxSession`: one container plus its workspace volume. Commands run through
  * `docker exec` as the sandbox user in their own process group (killed as a group on timeout or
- * abort); file operations run a confined shell script in the container (`docker-file-ops.ts`);
- * snapshots are tars of the workspace from the archive endpoint.
+ * abort); file operations run a race-free shell script in the container (`docker-file-ops.ts`);
+ * snapshots are tars of the workspace made in the container by the sandbox user
+ * (`docker-tar.ts`).
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   type DirEntry,
@@ -27,8 +26,9 @@ import {
 } from '@baton/sandbox';
 import type Docker from 'dockerode';
 import { toSandboxError } from './docker-errors.js';
-import { BytesSink, runDockerExec } from './docker-exec.js';
+import { BytesSink, FileSink, runDockerExec } from './docker-exec.js';
 import { fileOpCommand, fileOpError, parseListing } from './docker-file-ops.js';
+import { archiveWorkspace } from './docker-tar.js';
 import { type LimitCounters, readLimitCounters } from './limit-counters.js';
 
 /** What a session needs from its client. */
@@ -218,10 +218,12 @@ export class DockerSandboxSession implements SandboxSession {
     const snapshotId = `snap_${randomBytes(10).toString('hex')}`;
     const file = join(this.d.snapshotDir, `${snapshotId}.tar`);
     await mkdir(this.d.snapshotDir, { recursive: true });
+    const sink = new FileSink(file);
     try {
-      const archive = await this.d.container.getArchive({ path: `${this.d.workspacePath}/.` });
-      await pipeline(archive, createWriteStream(file));
+      const done = archiveWorkspace(this.d, sink);
+      await done.finally(() => sink.close());
     } catch (error) {
+      await rm(file, { force: true });
       throw toSandboxError(error, 'snapshot');
     }
     this.lastSnapshot = {

@@ -4,11 +4,13 @@
  * busybox. Needs `apt-get install -y docker.io busybox-static`; fails loudly without them.
  * The last test stops the engine, so it stays last.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import {
   type FunctionCallOutputItem,
   type ModelRequest,
@@ -22,6 +24,7 @@ import {
   SandboxAgent,
   SandboxUnavailableError,
   shell,
+  trustedHostPath,
 } from '@baton/sandbox';
 import { describeSandboxConformance, fc, msg, ScriptedModel } from '@baton/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +57,14 @@ afterAll(async () => {
   await rm(snapshotDir, { recursive: true, force: true });
 }, 120_000);
 
-describeSandboxConformance('docker', () => client);
+describeSandboxConformance('docker', () => client, {
+  race: {
+    onReport: (r) =>
+      console.info(
+        `[race docker] attempts=${r.attempts} escapes=${r.escapes} ${JSON.stringify(r.escapesByKind)} refused=${r.refused} flips=${r.flips} ms=${r.durationMs}`,
+      ),
+  },
+});
 
 const outputs = (req: ModelRequest) =>
   req.input
@@ -184,6 +194,132 @@ describe('Docker sandbox isolation and limits', () => {
     await expect(env.docker.getImage('baton-no-such-image:1').inspect()).rejects.toMatchObject({
       statusCode: 404,
     });
+  });
+});
+
+describe('Docker archives and paths: symlinks, `..` and privileges', () => {
+  it('a snapshot restores symlinks that point out exactly as they were, and the file API still refuses them', async () => {
+    const s = await client.create({ files: { 'a.txt': 'A' } });
+    const made = await s.exec(
+      'ln -s ../../etc/passwd up-rel && ln -s /etc/passwd abs && mkdir -p deep/er && ln -s ../../../.. deep/er/top && ln -s a.txt ok && chmod 750 a.txt && mkdir m && chmod 701 m',
+    );
+    expect(made.exitCode).toBe(0);
+    const snapshot = await s.snapshot();
+    await s.close();
+    const r = await client.resume({ ...s.state(), snapshot });
+    try {
+      const seen = await r.exec(
+        'for l in up-rel abs deep/er/top ok; do readlink "$l"; done; stat -c "%a %u" a.txt m; cat ok',
+      );
+      expect(seen.stdout).toBe(
+        '../../etc/passwd\n/etc/passwd\n../../../..\na.txt\n750 1000\n701 1000\nA',
+      );
+      for (const attempt of [
+        () => r.readFile('up-rel'),
+        () => r.readFile('abs'),
+        () => r.listDir('deep/er/top'),
+      ])
+        await expect(attempt()).rejects.toMatchObject({
+          name: 'SandboxPathError',
+          reason: 'symlink_escape',
+        });
+      expect(await r.readFile('ok', 'utf8')).toBe('A');
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a manifest entry cannot go through a symlink of an earlier host copy to land outside the workspace', async () => {
+    const host = await mkdtemp(join(tmpdir(), 'baton-docker-copy-'));
+    try {
+      await mkdir(join(host, 'tree/sub'), { recursive: true });
+      await symlink('/tmp', join(host, 'tree/out'));
+      await symlink('../../tmp', join(host, 'tree/rel-out'));
+      await symlink('sub', join(host, 'tree/in'));
+      await writeFile(join(host, 'payload.txt'), 'payload');
+      const tree = trustedHostPath(join(host, 'tree'));
+      const payload = trustedHostPath(join(host, 'payload.txt'));
+      for (const through of ['c/out/evil.txt', 'c/rel-out/evil.txt']) {
+        const error = await client
+          .create({ copies: { c: tree, [through]: payload } })
+          .catch((e: Error) => e);
+        expect(error).toMatchObject({ name: 'SandboxPathError', reason: 'symlink_escape' });
+      }
+      // Through a link that stays inside, the entry lands where the link points.
+      const s = await client.create({ copies: { c: tree, 'c/in/x.txt': payload } });
+      try {
+        expect(await s.readFile('c/sub/x.txt', 'utf8')).toBe('payload');
+        expect((await s.exec('readlink c/out; readlink c/rel-out; ls /tmp')).stdout).toBe(
+          '/tmp\n../../tmp\n',
+        );
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await rm(host, { recursive: true, force: true });
+    }
+  });
+
+  it('restores a snapshot taken by an earlier version (the Engine archive of /workspace/.)', async () => {
+    const s = await client.create({
+      files: { 'old/a.txt': 'from before', 'x.sh': { content: 'echo', mode: 0o755 } },
+    });
+    const snapshotId = `snap_${'0'.repeat(19)}1`;
+    try {
+      const archive = await env.docker.getContainer(s.id).getArchive({ path: '/workspace/.' });
+      await pipeline(archive, createWriteStream(join(snapshotDir, `${snapshotId}.tar`)));
+    } finally {
+      await s.close();
+    }
+    const restored = await client.create(
+      {},
+      { snapshot: { backend: 'docker', snapshotId, createdAt: new Date().toISOString() } },
+    );
+    try {
+      expect(await restored.readFile('old/a.txt', 'utf8')).toBe('from before');
+      expect((await restored.exec('stat -c "%a %u" x.sh old')).stdout).toBe('755 1000\n755 1000\n');
+    } finally {
+      await restored.close();
+      await client.deleteSnapshot!({ backend: 'docker', snapshotId, createdAt: '' });
+    }
+  });
+
+  it('snapshots run with the sandbox user’s rights: flipping a directory to /root never puts a root-only file in one', async () => {
+    const s = await client.create({ files: { 'd/f.txt': 'inside' } });
+    const racer = s.exec([
+      '/bin/sh',
+      '-c',
+      'ln -s /root d.link; : > ready; while [ ! -e stop ]; do mv -T d d.real; mv -T d.link d; mv -T d d.link; mv -T d.real d; done',
+    ]);
+    try {
+      while (
+        !(await s.readFile('ready').then(
+          () => true,
+          () => false,
+        ))
+      )
+        await new Promise((r) => setTimeout(r, 20));
+      let leaked = 0;
+      let taken = 0;
+      for (let i = 0; i < 40; i++) {
+        // A snapshot may fail while the sandbox sabotages it (tar cannot read /root): never leak.
+        const snap = await s.snapshot().catch((error: Error) => {
+          expect(error.message).toMatch(/Archiving the workspace failed.*Permission denied/s);
+          return undefined;
+        });
+        if (!snap) continue;
+        taken++;
+        const tarFile = join(snapshotDir, `${snap.snapshotId}.tar`);
+        if ((await readFile(tarFile)).includes('ROOT-ONLY')) leaked++;
+        await client.deleteSnapshot!(snap);
+      }
+      expect(leaked).toBe(0);
+      expect(taken).toBeGreaterThan(0);
+    } finally {
+      await s.writeFile('stop', '');
+      await racer;
+      await s.close();
+    }
   });
 });
 

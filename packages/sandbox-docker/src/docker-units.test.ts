@@ -9,6 +9,7 @@ import {
 } from '@baton/sandbox';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
+import { ArchiveLinks } from './docker-archive.js';
 import { containerSpec, SANDBOX_LABEL, workspaceVolumeSpec } from './docker-container-spec.js';
 import { toSandboxError } from './docker-errors.js';
 import { fileOpError, parseListing } from './docker-file-ops.js';
@@ -37,7 +38,7 @@ describe('containerSpec', () => {
     expect(spec).toMatchObject({
       Image: 'img:1',
       User: '1000:1001',
-      WorkingDir: '/workspace/src',
+      WorkingDir: '/workspace',
       Env: ['A=1'],
       NetworkDisabled: true,
       Labels: { team: 'a', [SANDBOX_LABEL]: '1', [`${SANDBOX_LABEL}.volume`]: 'vol' },
@@ -114,7 +115,41 @@ describe('parsers and error mapping', () => {
     expect(fileOpError(3, 'p', '')).toBeInstanceOf(SandboxPathError);
     expect(fileOpError(4, 'p', '')).toBeInstanceOf(SandboxFileNotFoundError);
     expect(fileOpError(5, 'p', '')?.message).toMatch(/is a directory/);
-    expect(fileOpError(9, 'p', 'boom')?.message).toMatch(/exit code 9: boom/);
+    expect(fileOpError(8, 'p', '')?.message).toMatch(/changed while it was being removed/);
+    expect(fileOpError(9, 'p', '')?.message).toMatch(/not a regular file/);
+    expect(fileOpError(42, 'p', 'boom')?.message).toMatch(/exit code 42: boom/);
+  });
+
+  it('resolves manifest entry names through the archive’s own symlinks, refusing ones that leave', () => {
+    const links = new ArchiveLinks('/workspace');
+    links.add('c/in', 'sub');
+    links.add('c/up', '../..');
+    links.add('c/abs-in', '/workspace/c/sub');
+    links.add('c/abs-out', '/tmp');
+    links.add('c/prefix', '/workspacefoo');
+    links.add('c/loop', 'loop2');
+    links.add('c/loop2', 'loop');
+    expect(links.resolve('c/in/x.txt')).toBe('c/sub/x.txt');
+    expect(links.resolve('c/abs-in/x.txt')).toBe('c/sub/x.txt');
+    expect(links.resolve('c/in')).toBe('c/sub');
+    expect(links.resolve('c/in', true)).toBe('c/in');
+    expect(links.resolve('plain/path.txt')).toBe('plain/path.txt');
+    for (const [path, detail] of [
+      ['c/up/x.txt', /climbs above the root/],
+      ['c/abs-out/x.txt', /"c\/abs-out" points outside/],
+      ['c/prefix/x', /points outside/],
+      ['c/loop/x', /too many symlinks/],
+    ] as const) {
+      let error: unknown;
+      try {
+        links.resolve(path);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(SandboxPathError);
+      expect((error as SandboxPathError).reason).toBe('symlink_escape');
+      expect((error as Error).message).toMatch(detail);
+    }
   });
 
   it('maps an unreachable engine and a vanished container to SandboxUnavailableError, others to SandboxError', () => {

@@ -23,6 +23,14 @@ export type FixtureResponse =
       /** Destroy the connection after this many bytes of body (a dropped stream). */
       cutAfterBytes?: number;
     }
+  /** A binary body (e.g. audio), written in slices of `chunkBytes` (default: all at once). */
+  | {
+      kind: 'bytes';
+      status?: number;
+      headers?: Record<string, string>;
+      body: Uint8Array;
+      chunkBytes?: number;
+    }
   /** Destroy the connection without any response (connection reset). */
   | { kind: 'reset' };
 
@@ -32,6 +40,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   rawBody: string;
+  /** The body's bytes as received (multipart uploads, binary bodies). */
+  rawBytes: Buffer;
   body: any;
 }
 
@@ -55,7 +65,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const rawBytes = Buffer.concat(chunks);
+      const rawBody = rawBytes.toString('utf8');
       let body: any;
       try {
         body = rawBody ? JSON.parse(rawBody) : undefined;
@@ -67,6 +78,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         path: req.url ?? '/',
         headers: req.headers,
         rawBody,
+        rawBytes,
         body,
       });
       serve(queue.shift(), req, res);
@@ -123,6 +135,14 @@ function serve(
     res.end(text);
     return;
   }
+  if (response.kind === 'bytes') {
+    res.writeHead(response.status ?? 200, {
+      'content-type': 'application/octet-stream',
+      ...response.headers,
+    });
+    writeSlices(res, Buffer.from(response.body), response.chunkBytes);
+    return;
+  }
   res.writeHead(response.status ?? 200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -141,6 +161,18 @@ function serve(
     const end = Math.min(offset + step, limit);
     res.write(bytes.subarray(offset, end));
     offset = end;
+    setImmediate(writeNext);
+  };
+  writeNext();
+}
+
+function writeSlices(res: ServerResponse, bytes: Buffer, chunkBytes?: number): void {
+  const step = chunkBytes ?? bytes.length;
+  let offset = 0;
+  const writeNext = () => {
+    if (offset >= bytes.length) return void res.end();
+    res.write(bytes.subarray(offset, offset + step));
+    offset += step;
     setImmediate(writeNext);
   };
   writeNext();

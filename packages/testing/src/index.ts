@@ -30,6 +30,9 @@ export {
   type SandboxClientLike,
   type SandboxConformanceOptions,
   type SandboxExecResultLike,
+  type SandboxOutsideDir,
+  type SandboxRaceOptions,
+  type SandboxRaceReport,
   type SandboxSessionLike,
 } from './sandbox-conformance.js';
 export { ScriptedModel, type ScriptedModelOptions, type ScriptStep } from './scripted-model.js';

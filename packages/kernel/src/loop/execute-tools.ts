@@ -42,6 +42,9 @@ export interface ToolExecutionResult {
   error?: { value: unknown };
 }
 
+/** The part of a turn's plan that tool execution reads. */
+type ToolPlan = Pick<TurnPlan, 'agent' | 'functionTools'>;
+
 type CallOutcome =
   | { kind: 'output'; item: RunItem<AnyAgent>; ran: boolean; value: unknown }
   | { kind: 'approval'; items: ToolApprovalRunItem<AnyAgent>[] }
@@ -50,7 +53,7 @@ type CallOutcome =
 /** Runs the calls concurrently (bounded by `maxToolConcurrency`, default 8). */
 export async function executeFunctionCalls(
   rt: RunRuntime,
-  plan: TurnPlan,
+  plan: ToolPlan,
   calls: FunctionCallItem[],
 ): Promise<ToolExecutionResult> {
   const outcomes: CallOutcome[] = new Array(calls.length);
@@ -155,7 +158,7 @@ async function checkToolGuardrails(
 
 async function executeOne(
   rt: RunRuntime,
-  plan: TurnPlan,
+  plan: ToolPlan,
   call: FunctionCallItem,
 ): Promise<CallOutcome> {
   const { state } = rt;

@@ -7,7 +7,7 @@ import type { RunOutcome } from '../capability/capability.js';
 import { BatonError, MaxTurnsExceededError, RunAbortedError, UserError } from '../errors/errors.js';
 import { dropOrphanCalls } from '../items/item-helpers.js';
 import { runItemsToInputItems } from '../items/run-items.js';
-import type { AgentSpanData } from '../tracing/span-types.js';
+import type { AgentSpanData, SpanInterruption } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { teardownAgents } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
@@ -28,6 +28,16 @@ function startAgentSpan(rt: RunRuntime, agent: AnyAgent): void {
     },
     rt.parentSpan,
   );
+}
+
+function spanInterruptions(rt: RunRuntime): SpanInterruption[] {
+  return rt.state.interruptions.map((i) => ({
+    toolName: i.tool_name,
+    callId: i.call_id,
+    kind: i.kind ?? 'approval',
+    path: [...i.path],
+    ...(rt.tracer!.includeSensitiveData ? { arguments: i.arguments } : {}),
+  }));
 }
 
 function endSpans(rt: RunRuntime, error?: { message: string }): void {
@@ -79,7 +89,11 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
         if (budgetLeft) continue;
         return;
       }
-      if (step.type === 'interruption') return;
+      if (step.type === 'interruption') {
+        if (rt.agentSpan)
+          (rt.agentSpan.data as AgentSpanData).interruptions = spanInterruptions(rt);
+        return;
+      }
       if (step.type === 'final_output') {
         await finish(rt, step.output);
         return;

@@ -23,6 +23,12 @@ function label(span: Span): string {
       return `mcp_list_tools ${d.server}`;
     case 'custom':
       return `custom ${d.name}`;
+    case 'realtime_session':
+      return `realtime_session ${d.agentName}`;
+    default:
+      return d.kind === 'speech' || d.kind === 'transcription'
+        ? `${d.kind} ${d.model ?? ''}`
+        : d.kind;
   }
 }
 

@@ -21,6 +21,19 @@ export interface AgentSpanData {
   tools?: string[];
   handoffs?: string[];
   outputType?: string;
+  /**
+   * Set when the run paused in this agent's turn: the tool calls waiting for approval (the
+   * run's `interruptions`; `arguments` only with sensitive data). Absent otherwise.
+   */
+  interruptions?: SpanInterruption[];
+}
+/** A tool call a paused run waits on; `path` leads through agent-as-tool calls (`call_id`s). */
+export interface SpanInterruption {
+  toolName: string;
+  callId: string;
+  kind: 'approval' | 'in_doubt';
+  path: string[];
+  arguments?: string;
 }
 export interface TurnSpanData {
   kind: 'turn';
@@ -68,6 +81,42 @@ export interface CustomSpanData {
   name: string;
   data?: Record<string, unknown>;
 }
+/** Speech to text of one audio input (OpenAI Agents SDK `transcription` span). */
+export interface TranscriptionSpanData {
+  kind: 'transcription';
+  model?: string;
+  modelConfig?: Record<string, unknown>;
+  /** Present only when sensitive data is included: base64 audio and its format (e.g. `'pcm16'`). */
+  input?: { data: string; format: string };
+  /** The transcript; present only when sensitive data is included. */
+  output?: string;
+}
+/** Text to speech of one text segment (OpenAI Agents SDK `speech` span). */
+export interface SpeechSpanData {
+  kind: 'speech';
+  model?: string;
+  modelConfig?: Record<string, unknown>;
+  /** The text spoken; present only when sensitive data is included. */
+  input?: string;
+  /** Present only when sensitive audio data is included: base64 audio and its format. */
+  output?: { data: string; format: string };
+  /** When the first audio byte arrived (epoch ms). */
+  firstContentAt?: number;
+}
+/** The speech of one voice turn: parent of its `speech` spans. */
+export interface SpeechGroupSpanData {
+  kind: 'speech_group';
+  /** The turn's whole text; present only when sensitive data is included. */
+  input?: string;
+}
+/** A live realtime (speech-to-speech) session: parent of its tool, handoff and guardrail spans. */
+export interface RealtimeSessionSpanData {
+  kind: 'realtime_session';
+  /** The agent the session started with. */
+  agentName: string;
+  provider?: string;
+  model?: string;
+}
 
 export type SpanData =
   | AgentSpanData
@@ -77,7 +126,11 @@ export type SpanData =
   | HandoffSpanData
   | GuardrailSpanData
   | McpListToolsSpanData
-  | CustomSpanData;
+  | CustomSpanData
+  | TranscriptionSpanData
+  | SpeechSpanData
+  | SpeechGroupSpanData
+  | RealtimeSessionSpanData;
 
 export type SpanKind = SpanData['kind'];
 

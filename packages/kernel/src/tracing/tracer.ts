@@ -3,9 +3,13 @@
  * instead of a tracer and no span objects are created at all.
  */
 import { newId } from '../loop/run-context.js';
-import { notifyProcessors } from './processors.js';
+import { getTraceProcessors, notifyProcessors } from './processors.js';
 import type { Span, SpanData, Trace, TracingProcessor } from './span-types.js';
 
+/**
+ * Sends one trace and its spans to a fixed list of processors (synchronously, failures
+ * isolated). `startSpan(data, parent)` / `endSpan(span, error?)`; a span ends once.
+ */
 export class Tracer {
   readonly trace: Trace;
   readonly includeSensitiveData: boolean;
@@ -48,6 +52,38 @@ export class Tracer {
     if (error) span.error = error;
     notifyProcessors(this.processors, (p) => p.onSpanEnd(span));
   }
+}
+
+/** Options of {@link createTracer}. */
+export interface TracerOptions {
+  /** The trace's name (e.g. `'Realtime session'`, `'Voice Agent'`). */
+  workflowName: string;
+  /** Default: a new `trace_…` id. */
+  traceId?: string;
+  groupId?: string;
+  metadata?: Record<string, unknown>;
+  /** No trace at all. Default `false`. */
+  disabled?: boolean;
+  /** Whether spans may carry inputs and outputs. Default `true`. */
+  includeSensitiveData?: boolean;
+}
+
+/**
+ * A tracer for work that is not a `run()` (a realtime session, a voice pipeline), sending to the
+ * processors registered now. Returns `undefined` when `disabled` or no processor is registered,
+ * so no span objects are made. The caller calls `startTrace()` and, at the end, `endTrace()`.
+ */
+export function createTracer(options: TracerOptions): Tracer | undefined {
+  const processors = getTraceProcessors();
+  if (options.disabled || processors.length === 0) return undefined;
+  const trace: Trace = {
+    traceId: options.traceId ?? newTraceId(),
+    name: options.workflowName,
+    groupId: options.groupId,
+    metadata: options.metadata,
+    startedAt: Date.now(),
+  };
+  return new Tracer(trace, processors, options.includeSensitiveData ?? true);
 }
 
 /** Trace ids follow the OpenAI Agents SDK shape: `trace_` + 32 hex characters. */

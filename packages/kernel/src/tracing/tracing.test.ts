@@ -160,6 +160,45 @@ describe('kernel tracing', () => {
     ).toHaveLength(1);
   });
 
+  it('a paused run records the calls waiting for approval on its agent span, in both modes', async () => {
+    for (const stream of [false, true]) {
+      for (const includeSensitiveData of [true, false]) {
+        const rec = new RecordingTraceProcessor();
+        setTraceProcessors([rec]);
+        const desk = buildDesk({ refundNeedsApproval: true });
+        const outcome = await runMode(
+          () => ({
+            agent: desk.triage,
+            input: 'broken mug #42',
+            options: { tracing: { includeSensitiveData } },
+          }),
+          stream,
+        );
+        expect(outcome.result?.interruptions).toHaveLength(1);
+        const agents = rec.ended.filter((s) => s.data.kind === 'agent');
+        const paused = agents.find((s) => (s.data as any).name === 'Refund Agent')!;
+        expect((paused.data as any).interruptions).toEqual([
+          {
+            toolName: 'issue_refund',
+            callId: 'c3',
+            kind: 'approval',
+            path: [],
+            ...(includeSensitiveData ? { arguments: '{"orderId":"#42","amountCents":1299}' } : {}),
+          },
+        ]);
+        expect(agents.filter((s) => (s.data as any).interruptions)).toHaveLength(1);
+        // After a JSON round trip of the state, the resumed segment's agent span has none.
+        const state = await RunState.fromString(desk.triage, outcome.result!.state.toString());
+        state.approve(state.getInterruptions()[0]);
+        const before = rec.ended.length;
+        await run(desk.triage, state);
+        const resumed = rec.ended.slice(before).filter((s) => s.data.kind === 'agent');
+        expect(resumed.length).toBeGreaterThan(0);
+        expect(resumed.every((s) => (s.data as any).interruptions === undefined)).toBe(true);
+      }
+    }
+  });
+
   it('withCustomSpan nests under the calling tool, even for concurrent tools', async () => {
     const rec = new RecordingTraceProcessor();
     setTraceProcessors([rec]);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeSandboxConformance } from '@baton/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localRaceOptions } from '../__tests__/race-setup.js';
 import { findWorkingBwrap } from './bwrap.js';
 import { localSandboxClient } from './local-sandbox-client.js';
 
@@ -73,10 +74,34 @@ describe('local backend with bwrap', () => {
   });
 });
 
-describeSandboxConformance('local (bwrap)', async () => {
-  const rootDir = await mkdtemp(join(tmpdir(), 'baton-bwrap-conformance-'));
-  return {
-    client: localSandboxClient({ rootDir, isolation: 'bwrap' }),
-    cleanup: () => rm(rootDir, { recursive: true, force: true }),
-  };
+describe('the file API beside bwrap', () => {
+  it('follows absolute links made inside the sandbox to /workspace, refuses links to host paths', async () => {
+    const rootDir = await mkdtemp(join(tmpdir(), 'baton-bwrap-links-'));
+    const client = localSandboxClient({ rootDir, isolation: 'bwrap' });
+    const s = await client.create({ files: { 'a.txt': 'A' } });
+    try {
+      const r = await s.exec('ln -s /workspace/a.txt abs && ln -s /etc/hostname host && cat abs');
+      expect(r).toMatchObject({ exitCode: 0, stdout: 'A' });
+      expect(await s.readFile('abs', 'utf8')).toBe('A');
+      await expect(s.readFile('host')).rejects.toMatchObject({
+        name: 'SandboxPathError',
+        reason: 'symlink_escape',
+      });
+    } finally {
+      await s.close();
+      await rm(rootDir, { recursive: true, force: true });
+    }
+  });
 });
+
+describeSandboxConformance(
+  'local (bwrap)',
+  async () => {
+    const rootDir = await mkdtemp(join(tmpdir(), 'baton-bwrap-conformance-'));
+    return {
+      client: localSandboxClient({ rootDir, isolation: 'bwrap' }),
+      cleanup: () => rm(rootDir, { recursive: true, force: true }),
+    };
+  },
+  { race: localRaceOptions('bwrap') },
+);

@@ -25,7 +25,6 @@ import type {
   SandboxSnapshot,
 } from '../sandbox-contract.js';
 import { findWorkingBwrap } from './bwrap.js';
-import { resolveHostPath } from './host-confine.js';
 import { LocalSandboxSession } from './local-sandbox-session.js';
 import { materializeOnHost } from './materialize-host.js';
 
@@ -79,7 +78,8 @@ export function localSandboxClient(options: LocalSandboxClientOptions = {}): Loc
 
   const open = async (id: string, manifest: Manifest) => {
     const real = await realpath(join(sessionDir(id), 'workspace'));
-    return new LocalSandboxSession(id, real, manifest, ctx());
+    const { dev, ino } = await stat(real);
+    return new LocalSandboxSession(id, real, { dev, ino }, manifest, ctx());
   };
 
   const client: LocalSandboxClient = {
@@ -102,10 +102,8 @@ export function localSandboxClient(options: LocalSandboxClientOptions = {}): Loc
         } else {
           await mkdir(workspace, { recursive: true });
           const session = await open(id, manifest);
-          await materializeOnHost(session.workspace, manifest);
-          await mkdir((await resolveHostPath(session.workspace, manifest.workdir)).abs, {
-            recursive: true,
-          });
+          await materializeOnHost(session.workspace, session.files, manifest);
+          await session.files.mkdirp(manifest.workdir);
           return session;
         }
         return await open(id, manifest);

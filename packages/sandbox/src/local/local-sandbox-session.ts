@@ -1,10 +1,11 @@
 /**
  * `LocalSandboxSession`: a workspace directory on the host; commands are child processes
- * (inside bwrap when the client uses it). NOT an isolation boundary without bwrap.
+ * (inside bwrap when the client uses it). NOT an isolation boundary without bwrap. The file API
+ * is race-free against the commands (see `workspace-walk.ts`).
  */
-import { cp, lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { SandboxError, SandboxFileNotFoundError, SandboxPathError } from '../errors.js';
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SandboxError } from '../errors.js';
 import type { Manifest } from '../manifest.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../output-collector.js';
 import type {
@@ -15,10 +16,10 @@ import type {
   SandboxSessionState,
   SandboxSnapshot,
 } from '../sandbox-contract.js';
-import { normalizeWorkspacePath } from '../workspace-path.js';
 import { BWRAP_WORKSPACE, bwrapArgs } from './bwrap.js';
-import { resolveHostPath, toSandboxFsError } from './host-confine.js';
 import { runProcessGroup } from './local-exec.js';
+import { removeHostTree, WorkspaceFs } from './workspace-fs.js';
+import type { DirIdentity } from './workspace-walk.js';
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -35,14 +36,25 @@ export class LocalSandboxSession implements SandboxSession {
   readonly backend = 'local';
   private closed = false;
   private lastSnapshot?: SandboxSnapshot;
+  private readonly running = new Set<AbortController>();
+  /** Race-free file operations on the workspace. */
+  readonly files: WorkspaceFs;
 
-  /** `workspace` must be a real path (no symlinks). */
+  /** `workspace` must be a real path (no symlinks) whose directory has `identity`. */
   constructor(
     readonly id: string,
     readonly workspace: string,
+    identity: DirIdentity,
     private readonly manifest: Manifest,
     private readonly ctx: LocalSessionContext,
-  ) {}
+  ) {
+    this.files = new WorkspaceFs({
+      root: workspace,
+      identity,
+      // Inside bwrap the workspace is /workspace, so absolute links made there name it so.
+      insidePrefixes: ctx.bwrap ? [workspace, BWRAP_WORKSPACE] : [workspace],
+    });
+  }
 
   state(): SandboxSessionState {
     return {
@@ -62,8 +74,9 @@ export class LocalSandboxSession implements SandboxSession {
 
   async exec(command: string | string[], options: ExecOptions = {}): Promise<ExecResult> {
     this.check();
-    const cwd = await resolveHostPath(this.workspace, options.cwd ?? this.manifest.workdir);
-    if (!cwd.exists) throw new SandboxFileNotFoundError(options.cwd ?? this.manifest.workdir);
+    // The cwd's real path, resolved race-free. Inside bwrap it is entered by that path in the
+    // sandbox's own view; without bwrap the process is not confined anyway.
+    const cwd = await this.files.realDir(options.cwd ?? this.manifest.workdir);
     const wall = this.manifest.limits.wallTimeMs;
     const timeoutMs = Math.min(options.timeoutMs ?? wall, wall);
     const inner = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
@@ -77,134 +90,82 @@ export class LocalSandboxSession implements SandboxSession {
       ...this.manifest.env,
       ...options.env,
     };
+    const own = new AbortController();
+    const forward = () => own.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', forward, { once: true });
+    if (options.signal?.aborted) forward();
+    const signal = own.signal;
     const spec = {
       env,
       stdin: options.stdin,
       timeoutMs,
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      signal: options.signal,
+      signal,
     };
-    if (!this.ctx.bwrap) return runProcessGroup({ ...spec, argv, cwd: cwd.abs });
-    const inside =
-      cwd.rel === '.'
-        ? BWRAP_WORKSPACE
-        : `${BWRAP_WORKSPACE}/${cwd.abs
-            .slice(this.workspace.length + 1)
-            .split('\\')
-            .join('/')}`;
-    const prefix = bwrapArgs({
-      workspace: this.workspace,
-      cwdInside: inside,
-      network: this.manifest.network,
-    });
-    return runProcessGroup({
-      ...spec,
-      argv: [this.ctx.bwrap, ...prefix, ...argv],
-      cwd: this.workspace,
-    });
+    this.running.add(own);
+    try {
+      if (!this.ctx.bwrap)
+        return await runProcessGroup({
+          ...spec,
+          argv,
+          cwd: cwd === '.' ? this.workspace : join(this.workspace, cwd),
+        });
+      const prefix = bwrapArgs({
+        workspace: this.workspace,
+        cwdInside: cwd === '.' ? BWRAP_WORKSPACE : `${BWRAP_WORKSPACE}/${cwd}`,
+        network: this.manifest.network,
+      });
+      return await runProcessGroup({
+        ...spec,
+        argv: [this.ctx.bwrap, ...prefix, ...argv],
+        cwd: this.workspace,
+      });
+    } finally {
+      this.running.delete(own);
+      options.signal?.removeEventListener('abort', forward);
+    }
   }
 
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   async readFile(path: string, encoding?: 'utf8'): Promise<Uint8Array | string> {
     this.check();
-    const p = await resolveHostPath(this.workspace, path);
-    if (!p.exists) throw new SandboxFileNotFoundError(path);
-    try {
-      const data = await readFile(p.abs);
-      return encoding === 'utf8' ? data.toString('utf8') : new Uint8Array(data);
-    } catch (error) {
-      throw toSandboxFsError(error, path);
-    }
+    const data = await this.files.readFile(path);
+    return encoding === 'utf8' ? data.toString('utf8') : new Uint8Array(data);
   }
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     this.check();
-    const p = await resolveHostPath(this.workspace, path);
-    if (p.rel === '.') throw new SandboxPathError(path, 'root');
-    try {
-      if (!p.exists) await this.mkdirConfined(dirname(p.rel));
-      const again = await resolveHostPath(this.workspace, path);
-      await writeFile(again.abs, data);
-    } catch (error) {
-      throw toSandboxFsError(error, path);
-    }
-  }
-
-  private async mkdirConfined(relDir: string): Promise<void> {
-    if (relDir === '.' || relDir === '') return;
-    const d = await resolveHostPath(this.workspace, relDir);
-    if (!d.exists) await mkdir(d.abs, { recursive: true });
+    await this.files.writeFile(path, data);
   }
 
   async listDir(path = '.'): Promise<DirEntry[]> {
     this.check();
-    const p = await resolveHostPath(this.workspace, path);
-    if (!p.exists) throw new SandboxFileNotFoundError(path);
-    try {
-      const names = (await readdir(p.abs)).sort();
-      const entries: DirEntry[] = [];
-      for (const name of names) {
-        const st = await lstat(join(p.abs, name));
-        const type = st.isSymbolicLink()
-          ? 'symlink'
-          : st.isDirectory()
-            ? 'dir'
-            : st.isFile()
-              ? 'file'
-              : 'other';
-        entries.push({
-          name,
-          path: p.rel === '.' ? name : `${p.rel}/${name}`,
-          type,
-          sizeBytes: type === 'file' ? st.size : 0,
-        });
-      }
-      return entries;
-    } catch (error) {
-      throw toSandboxFsError(error, path);
-    }
+    return this.files.listDir(path);
   }
 
   async remove(path: string, options: { recursive?: boolean } = {}): Promise<void> {
     this.check();
-    const rel = normalizeWorkspacePath(path);
-    if (rel === '.') throw new SandboxPathError(path, 'root');
-    const slash = rel.lastIndexOf('/');
-    const parent = await resolveHostPath(this.workspace, slash < 0 ? '.' : rel.slice(0, slash));
-    if (!parent.exists) return;
-    // The entry itself is removed; a symlink is removed, never followed.
-    const own = join(parent.abs, rel.slice(slash + 1));
-    try {
-      const st = await lstat(own).catch(() => undefined);
-      if (!st) return;
-      if (st.isDirectory() && !options.recursive && (await readdir(own)).length > 0) {
-        throw Object.assign(new Error('directory not empty'), { code: 'ENOTEMPTY' });
-      }
-      await rm(own, { recursive: true, force: true });
-    } catch (error) {
-      throw toSandboxFsError(error, path);
-    }
+    await this.files.remove(path, options.recursive ?? false);
   }
 
   async snapshot(): Promise<SandboxSnapshot> {
     this.check();
     const snapshotId = this.ctx.newSnapshotId();
-    const target = join(this.ctx.snapshotDir, snapshotId);
     await mkdir(this.ctx.snapshotDir, { recursive: true });
-    await cp(this.workspace, target, {
-      recursive: true,
-      verbatimSymlinks: true,
-      preserveTimestamps: true,
-    });
+    await this.files.copyTo(join(this.ctx.snapshotDir, snapshotId));
     this.lastSnapshot = { backend: this.backend, snapshotId, createdAt: new Date().toISOString() };
     return this.lastSnapshot;
   }
 
+  /** Kills the session's running commands, then deletes its directory (race-free). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await rm(dirname(this.workspace), { recursive: true, force: true });
+    for (const controller of this.running)
+      controller.abort(new SandboxError(`Local sandbox session ${this.id} was closed.`));
+    const sessionDir = dirname(this.workspace);
+    await removeHostTree(sessionDir, dirname(sessionDir), basename(sessionDir));
   }
 }
 

@@ -1,26 +1,26 @@
 /** Writes a manifest's entries into a fresh host workspace directory (local backend). */
-import { chmod, cp, mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Manifest } from '../manifest.js';
-import { resolveHostPath } from './host-confine.js';
+import type { WorkspaceFs } from './workspace-fs.js';
 
 /**
  * Creates directories, writes files and copies trusted host paths (symlinks inside a copied
  * directory are copied as symlinks, never followed). Every target is confined like any other
- * workspace path, so an earlier entry cannot redirect a later one outside.
+ * workspace path, so an earlier entry cannot redirect a later one outside. Runs before any
+ * command exists in the workspace, so the resolved path of a host copy can be used by name.
  */
-export async function materializeOnHost(workspace: string, manifest: Manifest): Promise<void> {
+export async function materializeOnHost(
+  workspace: string,
+  files: WorkspaceFs,
+  manifest: Manifest,
+): Promise<void> {
   for (const entry of manifest.entries) {
-    const target = await resolveHostPath(workspace, entry.path);
-    if (entry.type === 'dir') {
-      await mkdir(target.abs, { recursive: true });
-    } else if (entry.type === 'file') {
-      await mkdir(dirname(target.abs), { recursive: true });
-      await writeFile(target.abs, entry.content);
-      await chmod(target.abs, entry.mode);
-    } else {
-      await mkdir(dirname(target.abs), { recursive: true });
-      await cp(entry.from.hostPath, target.abs, {
+    if (entry.type === 'dir') await files.mkdirp(entry.path);
+    else if (entry.type === 'file') await files.writeFile(entry.path, entry.content, entry.mode);
+    else {
+      const real = await files.realPath(entry.path);
+      await cp(entry.from.hostPath, join(workspace, real), {
         recursive: true,
         verbatimSymlinks: true,
         errorOnExist: false,

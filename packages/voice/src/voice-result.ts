@@ -1,0 +1,79 @@
+/** The running output of a `VoicePipeline`: its events, in order, for one consumer. */
+import { UserError } from '@baton/kernel';
+import type { VoiceStreamEvent } from './voice-events.js';
+
+/**
+ * Iterate it (`for await (const event of result)`) to play the audio as it is produced. The
+ * stream ends after `session_ended`, or after a `voice_stream_event_error`.
+ */
+export class VoiceResult implements AsyncIterable<VoiceStreamEvent> {
+  /** Everything the workflow said so far (all turns). */
+  totalOutputText = '';
+  private readonly events: VoiceStreamEvent[] = [];
+  private wake?: () => void;
+  private ended = false;
+  private iterated = false;
+  private readonly controller = new AbortController();
+  private finished: Promise<void> = Promise.resolve();
+
+  /** @internal */
+  constructor(signal?: AbortSignal) {
+    if (signal?.aborted) this.controller.abort(signal.reason);
+    signal?.addEventListener('abort', () => this.controller.abort(signal.reason), { once: true });
+  }
+
+  /** Aborted by `cancel()` or the run's `signal`. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Stops the run: models and the workflow see the abort; the stream ends with an error event. */
+  cancel(): void {
+    this.controller.abort();
+  }
+
+  /** Resolves when the run has finished (it never rejects: failures are events). */
+  done(): Promise<void> {
+    return this.finished;
+  }
+
+  /** @internal */
+  attach(run: Promise<void>): void {
+    this.finished = run;
+  }
+
+  /** @internal */
+  push(event: VoiceStreamEvent): void {
+    if (this.ended) return;
+    this.events.push(event);
+    this.wake?.();
+  }
+
+  /** @internal */
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  /** The events (same as iterating the result). A result can be consumed once. */
+  stream(): AsyncIterable<VoiceStreamEvent> {
+    return { [Symbol.asyncIterator]: () => this[Symbol.asyncIterator]() };
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<VoiceStreamEvent> {
+    if (this.iterated) throw new UserError('A VoiceResult can be consumed once.');
+    this.iterated = true;
+    for (;;) {
+      const next = this.events.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+  }
+}
