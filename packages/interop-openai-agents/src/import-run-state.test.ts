@@ -99,6 +99,17 @@ describe.each(modes)('importOpenAIAgentsRunState ($name)', (mode) => {
       expect(JSON.parse(theirs.state.toString()).currentTurn).toBe(result.state.currentTurn);
     });
 
+    it('paused in a streamed @openai/agents run', async () => {
+      const p = await approvalRun('approve', { stream: true });
+      const state = await importOpenAIAgentsRunState(p.batonAgent, p.json);
+      const result = await resumeBaton(p, state, mode);
+      expect(result.finalOutput).toBe('Refunded A1.');
+      expect(p.batonCounters).toEqual({ refund: 1, lookup: 0 });
+      expect(p.batonModels.Support.calls).toBe(1);
+      const theirs = await resumeTheirs(p);
+      expect(contentOf(result.history)).toEqual(contentOf(theirHistory(theirs.history)));
+    });
+
     it('rejected in @openai/agents with a message: not run, the model sees that message', async () => {
       const p = await approvalRun('reject');
       const state = await importOpenAIAgentsRunState(p.batonAgent, p.json);

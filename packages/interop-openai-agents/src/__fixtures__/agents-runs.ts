@@ -136,6 +136,8 @@ export async function approvalRun(
     session?: boolean;
     /** Baton's script for the resume (default: the final answer). */
     batonSteps?: ScriptStep[];
+    /** Pause in a streamed @openai/agents run. */
+    stream?: boolean;
   } = {},
 ): Promise<PausedRun> {
   const c = zero();
@@ -157,7 +159,14 @@ export async function approvalRun(
     ...(extra.conversationId ? { conversationId: extra.conversationId } : {}),
     ...(session ? { session } : {}),
   };
-  const paused = await new Runner().run(agent, 'Refund order A1, it arrived broken.', options);
+  const input = 'Refund order A1, it arrived broken.';
+  let paused: RunResult<any, any>;
+  if (extra.stream) {
+    const streamed = await new Runner().run(agent, input, { ...options, stream: true });
+    for await (const _event of streamed);
+    await streamed.completed;
+    paused = streamed as unknown as RunResult<any, any>;
+  } else paused = await new Runner().run(agent, input, options);
   decide(paused, decision);
   const b = zero();
   const bt = batonTools(b);
