@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const pkg = (name: string) =>
-  fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
 const packages = [
   'kernel',
   'testing',
@@ -22,10 +21,22 @@ const packages = [
   'voice',
   'interop-openai-agents',
 ];
+/** Subpath exports (`@baton/<package>/<subpath>` → its source entry). */
+const subpaths: [string, string][] = [['testing/vitest', 'testing/src/vitest.ts']];
 
 export default defineConfig({
   resolve: {
-    alias: Object.fromEntries(packages.map((p) => [`@baton/${p}`, pkg(p)])),
+    // Exact matches, so `@baton/testing` does not swallow `@baton/testing/vitest`.
+    alias: [
+      ...subpaths.map(([name, path]) => ({
+        find: exact(`@baton/${name}`),
+        replacement: src(path),
+      })),
+      ...packages.map((p) => ({
+        find: exact(`@baton/${p}`),
+        replacement: src(`${p}/src/index.ts`),
+      })),
+    ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts'],
@@ -34,3 +45,7 @@ export default defineConfig({
     pool: 'forks',
   },
 });
+
+function exact(name: string): RegExp {
+  return new RegExp(`^${name.replace(/[/\\^$.*+?()[\]{}|-]/g, '\\$&')}$`);
+}

@@ -3,9 +3,10 @@
  * @openai/agents and the Vercel AI SDK (issue 8, S1–S9), and Baton services with no peer
  * equivalent on a local redis-server (R1: Redis session, issue 5; W1: durable worker, issue 13).
  * Prints the Markdown report (or the JSON with `--json`); a full run of every scenario also writes
- * `results/latest.{json,md}` and a dated copy. Progress goes to stderr. Exits 1 when a scenario's
- * correctness check fails or redis-server is missing for R1/W1; missed targets are reported,
- * never an exit code (benchmarks are not assertions).
+ * `results/latest.{json,md}` and a dated copy. Progress goes to stderr. Without redis-server,
+ * R1/W1 are reported as not run and every other scenario still runs. Exits 1 when a scenario's
+ * correctness check fails, a runtime cannot be loaded, or nothing asked for could run; missed
+ * targets and services not run are reported, never an exit code (benchmarks are not assertions).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -29,8 +30,10 @@ import { evaluateTargets } from './targets.js';
 import type { RuntimeId } from './types.js';
 
 const ALL = ALL_SCENARIOS;
-const SERVICES = ['R1', 'W1', 'D1'];
-const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1,D1] [--json]';
+const SERVICES = ['R1', 'W1', 'D1', 'M1'];
+/** The report's reason for R1/W1 not run (the log line says more). */
+const REDIS_MISSING = 'redis-server is not installed (npm run setup)';
+const USAGE = 'usage: npm run bench -- [--quick] [--only S1,S2,…,R1,W1,D1,M1] [--json]';
 
 interface Settings extends MeasureOptions {
   s8Rounds: number;
@@ -105,9 +108,19 @@ async function main(): Promise<void> {
   const settings = args.quick ? QUICK : FULL;
   const services = args.only.filter((s) => SERVICES.includes(s));
   const compared = args.only.filter((s) => !SERVICES.includes(s));
-  // Fail before measuring anything else, not after minutes of S1–S9.
+  // Known before measuring anything: R1/W1 without redis-server are reported as not run.
+  const notRun: Record<string, string> = {};
+  let redisVersion: string | undefined;
   const onRedis = services.filter((s) => s === 'R1' || s === 'W1');
-  const redisVersion = onRedis.length ? requireRedisServer(onRedis) : undefined;
+  if (onRedis.length) {
+    try {
+      redisVersion = requireRedisServer(onRedis);
+    } catch (error) {
+      if (!(error instanceof MissingServiceError)) throw error;
+      for (const s of onRedis) notRun[s] = REDIS_MISSING;
+      log(`! ${onRedis.join(', ')} not run: ${error.message}`);
+    }
+  }
   const started = performance.now();
   const loadAtStart = loadavg()[0];
 
@@ -128,6 +141,7 @@ async function main(): Promise<void> {
   const serviceResults: ServiceResult[] = [];
   const notes: string[] = [];
   for (const scenario of args.only) {
+    if (notRun[scenario]) continue;
     const t0 = performance.now();
     log(`${scenario} …`);
     if (IN_PROCESS[scenario]) {
@@ -149,6 +163,9 @@ async function main(): Promise<void> {
       const { r1 } = await import('./redis-session-bench.js');
       const o = { durationMs: settings.r1DurationMs, warmupMs: settings.r1WarmupMs };
       serviceResults.push(await withLoad('R1', () => r1(o, log)));
+    } else if (scenario === 'M1') {
+      const { m1 } = await import('./memory-bench.js');
+      serviceResults.push(await withLoad('M1', () => m1({ rounds: settings.rounds * 2 }, log)));
     } else if (scenario === 'W1') {
       const { w1 } = await import('./durable-worker-bench.js');
       const o = { runs: settings.w1Runs, workers: settings.w1Workers };
@@ -178,12 +195,17 @@ async function main(): Promise<void> {
             ...(services.includes('W1') ? ['@baton/worker-bullmq', 'bullmq'] : []),
             ...(onRedis.length ? ['ioredis'] : []),
             ...(services.includes('D1') ? ['@baton/devtools', 'playwright-core', 'preact'] : []),
+            ...(services.includes('M1') ? ['@baton/memory'] : []),
           ].map((p) => [p, packageVersion(p)]),
         ),
         ...(redisVersion ? { 'redis-server': redisVersion } : {}),
       },
-      settings: settingsFor(settings, args.only),
+      settings: settingsFor(
+        settings,
+        args.only.filter((s) => !notRun[s]),
+      ),
       unavailable,
+      notRun,
       notes: [
         ...methodNotes(settings, args.only),
         ...serviceResults.flatMap((r) => r.notes),
@@ -197,8 +219,13 @@ async function main(): Promise<void> {
   };
   const markdown = renderMarkdown(report);
   process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
-  if (!args.quick && args.only.length === ALL.length) writeResults(report, markdown);
+  const ran = args.only.filter((s) => !notRun[s]);
+  if (!args.quick && ran.length === ALL.length) writeResults(report, markdown);
   else log('(partial or quick run: results/latest.* left unchanged)');
+  if (ran.length === 0) {
+    log(`bench failed: none of ${args.only.join(', ')} could run (see above)`);
+    process.exitCode = 1;
+  }
   if (Object.keys(unavailable).length > 0) {
     log('bench incomplete: a runtime could not be loaded (see above)');
     process.exitCode = 1;

@@ -31,6 +31,8 @@ export interface Meta {
   settings: Record<string, number>;
   /** Runtimes that could not be loaded, with the reason. */
   unavailable: Partial<Record<RuntimeId, string>>;
+  /** Scenarios asked for that could not run on this machine (e.g. R1 without redis-server), with the reason. */
+  notRun: Record<string, string>;
   notes: string[];
 }
 
@@ -131,6 +133,7 @@ export function renderMarkdown(report: Report): string {
   const unavailable = Object.entries(m.unavailable).map(
     ([k, v]) => `- ${RUNTIME_LABELS[k as RuntimeId]} not run: ${v}`,
   );
+  const notRun = Object.entries(m.notRun ?? {}).map(([s, why]) => `- ${s} not run: ${why}`);
   const compared = report.rows.length
     ? [
         'Values: median (min–max over interleaved rounds); lower is better everywhere in this table. Zero-latency',
@@ -154,6 +157,7 @@ export function renderMarkdown(report: Report): string {
     `- Node ${m.node}; ${versions}`,
     `- Settings: ${settings}`,
     ...unavailable,
+    ...notRun,
     '',
     ...compared,
     ...services,

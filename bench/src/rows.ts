@@ -22,6 +22,7 @@ export const ALL_SCENARIOS = [
   'R1',
   'W1',
   'D1',
+  'M1',
 ];
 
 /** All runtimes in column order. */

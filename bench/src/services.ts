@@ -48,7 +48,7 @@ export function requireRedisServer(scenarios: string[]): string {
   if (probe.error || probe.status !== 0) {
     throw new MissingServiceError(
       `${scenarios.join(' and ')} need${scenarios.length === 1 ? 's' : ''} a local redis-server, which is not installed here ` +
-        `(${probe.error?.message ?? probe.stderr.trim()}). Install it with ` +
+        `(${probe.error?.message ?? probe.stderr.trim()}). Install it with \`npm run setup\` or ` +
         '`apt-get update && apt-get install -y redis-server` (it need not be running: the bench ' +
         'starts its own on a free 127.0.0.1 port), or leave R1/W1 out with --only S1,…,S9.',
     );
@@ -91,9 +91,9 @@ export function renderServices(results: ServiceResult[]): string {
     '## Baton services (no peer equivalent)',
     '',
     'R1/W1 against a local redis-server started by the bench on a free 127.0.0.1 port; one bounded',
-    'measurement per line after a warm-up; higher is better. D1 in headless Chromium; lower is',
-    'better. Figures depend on the other load on the machine: see the load average per scenario',
-    'below the table.',
+    'measurement per line after a warm-up; higher is better. D1 in headless Chromium and M1 in',
+    'process; lower is better. Figures depend on the other load on the machine: see the load',
+    'average per scenario below the table.',
     '',
     '| scenario | measure | unit | value | how | target / check |',
     '| --- | --- | --- | --- | --- | --- |',

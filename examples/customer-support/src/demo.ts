@@ -7,7 +7,9 @@
  *     exactly once; the final output is a typed Ticket;
  *  5. a second run on the same SQLite session sees the first conversation;
  *  6. a blocking input guardrail stops a prompt injection before any model call;
- *  7. an agent with a workspace capability answers from local files.
+ *  7. an agent with a workspace capability answers from local files;
+ *  8–9. long-term memory carried to the next conversation, and a compaction of a long history
+ *     (`memory-demo.ts`).
  * Prints the transcript, the trace trees and a checklist; exits non-zero when a check fails.
  * `--trace-file F` also writes the traces as JSONL for `npx baton-devtools F`; `--devtools`
  * streams them live into the local viewer and keeps it running.
@@ -28,6 +30,7 @@ import { SqliteSession } from '@baton/memory';
 import { Checklist } from './checklist.js';
 import { buildDesk, Ticket } from './desk.js';
 import { readLedger } from './ledger.js';
+import { runMemoryDemo } from './memory-demo.js';
 import { setupModels } from './models.js';
 import { setupTraceOutput } from './trace-output.js';
 import { printTranscript } from './transcript.js';
@@ -244,6 +247,14 @@ try {
     String(docs.finalOutput),
     true,
   );
+
+  await runMemoryDemo({
+    checks,
+    say,
+    workdir,
+    realModel: setup.scripted ? undefined : process.env.BATON_MODEL,
+    modelProvider: setup.modelProvider,
+  });
 
   const ok = checks.print(out);
   process.exitCode = ok ? 0 : 1;

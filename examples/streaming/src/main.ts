@@ -71,7 +71,7 @@ async function main(): Promise<void> {
       deltas++;
     } else if (event.type === 'agent_updated_stream_event') {
       line(`[agent] ${event.agent.name}`);
-    } else {
+    } else if (event.type === 'run_item_stream_event') {
       seen.push(event.name);
       const raw = event.item.raw_item as any;
       if (event.name === 'tool_called') line(`[tool_called] ${raw.name}(${raw.arguments})`);

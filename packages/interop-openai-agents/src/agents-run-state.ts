@@ -53,12 +53,19 @@ export const agentsRunStateSchema = z.looseObject({
   currentAgent: agentRef,
   originalInput: z.union([z.string(), z.array(z.unknown())]),
   pendingInput: z.array(z.unknown()).optional(),
-  modelResponses: z.array(z.looseObject({ usage, responseId: z.string().optional() })),
+  modelResponses: z.array(
+    z.looseObject({
+      usage,
+      output: z.array(z.unknown()).optional(),
+      responseId: z.string().optional(),
+    }),
+  ),
   context: z.looseObject({
     usage,
     approvals: records,
     functionApprovals: perAgent.optional(),
     legacyFunctionApprovals: records.optional(),
+    hostedMcpApprovals: records.optional(),
     approvalInvocations: perAgent.optional(),
     context: z.unknown().optional(),
   }),
@@ -115,6 +122,8 @@ export function toolNameOfKey(key: string): string {
     if ((parts[0] === 'bare' || parts[0] === 'deferred_top_level') && typeof parts[1] === 'string')
       return parts[1];
     if (parts[0] === 'namespaced' && typeof parts[2] === 'string') return `${parts[1]}.${parts[2]}`;
+    // Hosted MCP approvals: ["hosted_mcp", serverLabel, toolName]; Baton keys them by tool name.
+    if (parts[0] === 'hosted_mcp' && typeof parts[2] === 'string') return parts[2];
   } catch {
     // not a state key
   }
@@ -123,7 +132,8 @@ export function toolNameOfKey(key: string): string {
 
 /**
  * The approval decisions of the run's context (`approvals`, `legacyFunctionApprovals`,
- * per-agent `functionApprovals` and `approvalInvocations`) as Baton's per-tool records. Baton
+ * `hostedMcpApprovals`, per-agent `functionApprovals` and `approvalInvocations`) as Baton's
+ * per-tool records. Baton
  * keeps decisions per tool name (not per agent). A decision for one call beats an "always"
  * decision for its tool, as in @openai/agents ≥ 0.19 (state 1.19): an "always approve" with
  * per-call rejections becomes the list of approved calls (later calls ask again).
@@ -134,6 +144,7 @@ export function approvalsOf(
   const all: [string, AgentsRecord][] = [
     ...Object.entries(context.approvals),
     ...Object.entries(context.legacyFunctionApprovals ?? {}),
+    ...Object.entries(context.hostedMcpApprovals ?? {}),
     ...(context.functionApprovals ?? []).flatMap((a) => Object.entries(a.approvals)),
     ...(context.approvalInvocations ?? []).flatMap((a) => Object.entries(a.approvals)),
   ];

@@ -8,7 +8,7 @@ import { RunState, run, UserError } from '@baton/kernel';
 import { publishedValidators } from '@baton/testing';
 import { Runner, RunState as TheirRunState } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
-import { approvalRun, handoffRun, nestedRun } from './__fixtures__/agents-runs.js';
+import { approvalRun, handoffRun, hostedMcpRun, nestedRun } from './__fixtures__/agents-runs.js';
 import { importOpenAIAgentsRunState } from './import-run-state.js';
 
 async function refusal(promise: Promise<unknown>): Promise<Error> {
@@ -95,17 +95,18 @@ describe('importOpenAIAgentsRunState refuses what it cannot resume, naming it', 
     );
   });
 
-  it('an approval Baton cannot resume (a hosted MCP approval request)', async () => {
+  it('an approval of a tool Baton does not run (a computer call)', async () => {
     const p = await approvalRun('none');
     const json = edit(p.json, (s) => {
       s.currentStep.data.interruptions[0].rawItem = {
-        type: 'hosted_tool_call',
-        name: 'create_short_url',
-        providerData: { type: 'mcp_approval_request', server_label: 'zip1' },
+        type: 'computer_call',
+        callId: 'call_cu',
+        status: 'completed',
+        action: { type: 'screenshot' },
       };
     });
     expect((await refusal(importOpenAIAgentsRunState(p.batonAgent, json))).message).toMatch(
-      /interruption 0 waits for a decision on a "hosted_tool_call" item \(a hosted MCP approval request/,
+      /interruption 0 waits for a decision on a "computer_call" item, a tool Baton does not run/,
     );
   });
 
@@ -168,7 +169,7 @@ describe('importOpenAIAgentsRunState reads older and finished states', () => {
     expect(p.batonCounters.refund).toBe(1);
   });
 
-  it('maxTurns: null (no limit, 1.11+) keeps no practical limit', async () => {
+  it('maxTurns: null (no limit, 1.11+) stays no limit', async () => {
     const p = await approvalRun('approve');
     const state = await importOpenAIAgentsRunState(
       p.batonAgent,
@@ -176,7 +177,7 @@ describe('importOpenAIAgentsRunState reads older and finished states', () => {
         s.maxTurns = null;
       }),
     );
-    expect(state.maxTurns).toBe(Number.MAX_SAFE_INTEGER);
+    expect(state.maxTurns).toBeNull();
     expect((await run(p.batonAgent, state)).finalOutput).toBe('Refunded A1.');
   });
 
@@ -217,6 +218,7 @@ describe('importOpenAIAgentsRunState reads older and finished states', () => {
       await nestedRun('approve'),
       await handoffRun('reject'),
       await handoffRun('approve', true),
+      await hostedMcpRun('approve'),
     ]) {
       const state = await importOpenAIAgentsRunState(p.batonAgent, p.json);
       const json = state.toJSON();

@@ -14,6 +14,7 @@ import {
   approvalRun,
   contentOf,
   handoffRun,
+  hostedMcpRun,
   nestedRun,
   type PausedRun,
   theirHistory,
@@ -172,6 +173,29 @@ describe.each(modes)('importOpenAIAgentsRunState ($name)', (mode) => {
     expect(p.theirCounters.refund).toBe(1);
     expect(contentOf(result.history)).toEqual(contentOf(theirHistory(theirs.history)));
   });
+
+  it.each([
+    ['approved', 'approve', true],
+    ['rejected', 'reject', false],
+  ] as const)(
+    'a hosted MCP approval request %s in @openai/agents is answered once, without re-asking the model',
+    async (_n, decision, approve) => {
+      const p = await hostedMcpRun(decision);
+      const state = await importOpenAIAgentsRunState(p.batonAgent, p.json);
+      expect(state.getInterruptions().map((i) => [i.tool_name, i.call_id])).toEqual([
+        ['create_short_url', 'mcpr_1'],
+      ]);
+      expect(state.isApproved('create_short_url', 'mcpr_1')).toBe(approve);
+      const result = await resumeBaton(p, state, mode);
+      expect(result.finalOutput).toBe('Short URL created.');
+      const model = p.batonModels.Links;
+      expect(model.calls).toBe(1);
+      const answers = model.requests[0].input.filter((i) => i.type === 'mcp_approval_response');
+      expect(answers).toMatchObject([{ approval_request_id: 'mcpr_1', approve }]);
+      const theirs = await resumeTheirs(p);
+      expect(contentOf(result.history)).toEqual(contentOf(theirHistory(theirs.history)));
+    },
+  );
 
   it('a handoff mid-run: paused in the agent handed off to', async () => {
     const p = await handoffRun('approve');

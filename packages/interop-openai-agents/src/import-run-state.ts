@@ -1,12 +1,13 @@
 /**
  * `importOpenAIAgentsRunState(agent, json)`: a `RunState` serialized by `@openai/agents`
  * (`result.state.toString()`, schema 1.0–1.22) → a Baton `RunState` that resumes with the same
- * semantics. Built as Baton's serialized format 1.0 and loaded with `RunState.fromString`, so
+ * semantics. Built as Baton's serialized format 1.1 and loaded with `RunState.fromString`, so
  * the kernel checks the result like any other saved state.
  */
 import {
   type Agent,
   type FunctionCallItem,
+  type HostedItem,
   type Item,
   RunState,
   type SerializedRunItemV1,
@@ -186,12 +187,20 @@ function pausedTurn(data: AgentsRunState, ctx: Ctx, current: AnyAgent, done: Set
   if (!lpr) fail('it is paused for approval but has no lastProcessedResponse.');
   const step = data.currentStep as { data?: { interruptions?: unknown } };
   const theirs = Array.isArray(step.data?.interruptions) ? (step.data.interruptions as Rec[]) : [];
+  // Hosted MCP approval requests wait as Responses `mcp_approval_request` items (format 1.1).
+  const hostedApprovalRequests: HostedItem[] = [];
   for (const [i, it] of theirs.entries()) {
-    const type = (it.rawItem as Rec | undefined)?.type;
-    if (type !== 'function_call')
-      fail(
-        `interruption ${i} waits for a decision on a "${String(type)}" item (${type === 'hosted_tool_call' ? 'a hosted MCP approval request: answer it with an mcp_approval_response item in a new Baton run' : 'Baton runs no such local tool'}); decide it in @openai/agents first.`,
-      );
+    const raw = it.rawItem as Rec | undefined;
+    if (raw?.type === 'function_call') continue;
+    const item =
+      raw?.type === 'hosted_tool_call' ? fromOpenAIAgentsItem(raw, `interruption ${i}`) : undefined;
+    if (item?.type === 'mcp_approval_request') {
+      hostedApprovalRequests.push(item as HostedItem);
+      continue;
+    }
+    fail(
+      `interruption ${i} waits for a decision on a "${String(item?.type ?? raw?.type)}" item, a tool Baton does not run; decide it in @openai/agents first.`,
+    );
   }
   for (const kind of ['computerActions', 'shellActions', 'applyPatchActions'] as const) {
     const pending = (lpr[kind] ?? []).filter((a) => {
@@ -247,7 +256,15 @@ function pausedTurn(data: AgentsRunState, ctx: Ctx, current: AnyAgent, done: Set
       savedToSession: false,
     });
   }
-  const interruptions: SerializedRunItemV1[] = [];
+  const interruptions: SerializedRunItemV1[] = hostedApprovalRequests.map((request) => ({
+    type: 'tool_approval_item',
+    agent: current.name,
+    raw_item: request,
+    tool_name: String(request.name),
+    call_id: String(request.id),
+    arguments: typeof request.arguments === 'string' ? request.arguments : '{}',
+    path: [],
+  }));
   for (const call of functionCalls) {
     const own = theirs.find(
       (it) =>
@@ -276,6 +293,7 @@ function pausedTurn(data: AgentsRunState, ctx: Ctx, current: AnyAgent, done: Set
       functionCalls,
       ...(handoffs[0] ? { handoffCall: handoffs[0] } : {}),
       ignoredHandoffCalls: handoffs.slice(1),
+      ...(hostedApprovalRequests.length > 0 ? { hostedApprovalRequests } : {}),
     },
     interruptions,
     nestedStates,
@@ -336,14 +354,17 @@ function toBaton(data: AgentsRunState, ctx: Ctx): SerializedRunStateV1 {
     fail(`its currentStep "${step}" is not known.`);
   const paused =
     step === 'next_step_interruption' ? pausedTurn(data, ctx, current, done) : undefined;
-  const modelResponses = data.modelResponses.map((r) => ({
+  const modelResponses = data.modelResponses.map((r, i) => ({
     ...(r.responseId ? { responseId: r.responseId } : {}),
-    usage: usageOf(r.usage, r.usage.requests ?? 1),
+    output: (r.output ?? []).map((it, j) =>
+      fromOpenAIAgentsItem(it, `modelResponses[${i}].output[${j}]`),
+    ),
+    usage: { ...usageOf(r.usage, r.usage.requests ?? 1) },
   }));
   const usage = ctx.nested
     ? modelResponses.reduce(
         (u, r) => {
-          for (const k of Object.keys(u) as (keyof Usage)[]) u[k] += r.usage[k];
+          for (const k of Object.keys(u) as (keyof Usage)[]) u[k] += r.usage[k] as number;
           return u;
         },
         usageOf({ inputTokens: 0, outputTokens: 0, totalTokens: 0 }),
@@ -358,7 +379,7 @@ function toBaton(data: AgentsRunState, ctx: Ctx): SerializedRunStateV1 {
   const trace = data.trace && data.trace.id !== 'no-op' ? data.trace : undefined;
   const saved = ctx.savedToSession;
   return {
-    schemaVersion: '1.0',
+    schemaVersion: '1.1',
     runId: ctx.runId,
     startingAgent: ctx.startingAgent,
     currentAgent: currentName,
@@ -366,8 +387,8 @@ function toBaton(data: AgentsRunState, ctx: Ctx): SerializedRunStateV1 {
     generatedItems,
     modelResponses,
     currentTurn: data.currentTurn,
-    // `maxTurns: null` (no limit, @openai/agents 1.11+) has no Baton 1.0 form: the largest limit.
-    maxTurns: data.maxTurns === null ? Number.MAX_SAFE_INTEGER : (data.maxTurns ?? 10),
+    // `null`: no limit (both formats since their 1.11 / Baton's 1.1).
+    maxTurns: data.maxTurns === undefined ? 10 : data.maxTurns,
     usage,
     inputGuardrailResults: guardrails(data.inputGuardrailResults, ctx.startingAgent),
     outputGuardrailResults: guardrails(data.outputGuardrailResults, currentName),
@@ -434,11 +455,15 @@ function toBaton(data: AgentsRunState, ctx: Ctx): SerializedRunStateV1 {
  * {@link fromOpenAIAgentsItem}. Agents are matched by name (their `currentAgent`, run items'
  * agents); tools and handoffs of the paused turn by name (a handoff also by its target agent).
  *
+ * A pending hosted MCP approval request (`hostedMcpTool` with `requireApproval`) becomes a
+ * Baton hosted approval (answered with an `mcp_approval_response` on resume); `maxTurns: null`
+ * stays "no limit".
+ *
  * @throws UserError naming the problem: not JSON, no or an unknown `$schemaVersion` (newer than
  *   1.22, or not 1.x), an unknown run item or item type, an agent, tool or handoff the Baton
- *   graph lacks, duplicate agent names, or what Baton cannot resume (an approval of a hosted
- *   MCP request, computer / shell / apply-patch actions, sandbox sessions, unadmitted pending
- *   input, an unfinished session write).
+ *   graph lacks, duplicate agent names, or what Baton cannot resume (computer / shell /
+ *   apply-patch actions, sandbox sessions, unadmitted pending input, an unfinished session
+ *   write).
  */
 export async function importOpenAIAgentsRunState<
   TContext = any,

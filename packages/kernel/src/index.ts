@@ -9,7 +9,7 @@ export {
   type OutputOf,
   type ToolUseBehavior,
 } from './agent/agent.js';
-export type { AsToolOptions } from './agent/as-tool.js';
+export type { AgentToolRunOptions, AgentToolRunResult, AsToolOptions } from './agent/as-tool.js';
 export type { AgentHooks, LLMStartInfo, RunHooks } from './agent/hooks.js';
 // Capabilities
 export type { Capability, CapabilityRun, RunOutcome } from './capability/capability.js';
@@ -112,7 +112,7 @@ export type {
   ToolCallOutputRunItem,
   ToolCallRunItem,
 } from './items/run-items.js';
-export { runItemsToInputItems, runItemToInputItem } from './items/run-items.js';
+export { runItemsToInputItems } from './items/run-items.js';
 export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
 export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
 export type { NextStep } from './loop/next-step.js';
@@ -122,6 +122,7 @@ export { Runner, run, runStep, type StepOutcome } from './loop/run.js';
 export { RunContext } from './loop/run-context.js';
 export type {
   AgentUpdatedStreamEvent,
+  NestedRunStreamEvent,
   RawModelStreamEvent,
   RunItemEventName,
   RunItemStreamEvent,
@@ -137,9 +138,9 @@ export type {
   StreamRunOptions,
 } from './loop/run-options.js';
 export { RunResult, RunResultBase, StreamedRunResult } from './loop/run-result.js';
+export { runToolCall, type ToolCallOutcome, type ToolCallRequest } from './loop/run-tool-call.js';
 // Sessions
 export { readSessionHistory } from './loop/session-io.js';
-export { runToolCall, type ToolCallOutcome, type ToolCallRequest } from './loop/run-tool-call.js';
 // Model contract
 export type {
   FunctionToolDefinition,
@@ -159,11 +160,12 @@ export type {
 export { createProviderRegistry } from './model/provider-registry.js';
 export { addUsage, emptyUsage, type Usage } from './model/usage.js';
 // RunState
+export type { ApprovalRecords, ToolApprovalRecord } from './run-state/approvals.js';
 export {
   type PendingTurn,
   RUN_STATE_SCHEMA_VERSION,
   RunState,
-  type ToolApprovalRecord,
+  type ServerConversation,
   type TraceInfo,
 } from './run-state/run-state.js';
 export { runStateJsonSchema } from './run-state/run-state-json-schema.js';
@@ -189,6 +191,7 @@ export { toStrictJsonSchema, tryStrictJsonSchema } from './tool/strict-schema.js
 export {
   defaultToolErrorFunction,
   type FunctionTool,
+  type HostedApprovalDecision,
   type HostedTool,
   REDACTED_TOOL_ERROR,
   type Tool,

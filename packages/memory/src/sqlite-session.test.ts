@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError, type Item, SessionError, UserError } from '@baton/kernel';
 import { SQLITE_SESSION_SCHEMA_VERSION, SqliteSession } from '@baton/memory';
-import { describeSessionConformance } from '@baton/testing';
+import { describeSessionConformance } from '@baton/testing/vitest';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 

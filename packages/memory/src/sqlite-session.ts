@@ -14,6 +14,7 @@ import {
   type ItemRow,
   SQLITE_SESSION_SCHEMA_VERSION,
 } from './sqlite-schema.js';
+import { prepareReplaceOldest } from './sqlite-session-rewrite.js';
 
 /** Options of {@link SqliteSession}. Give exactly one of `path` and `db`. */
 export interface SqliteSessionOptions {
@@ -75,6 +76,9 @@ export class SqliteSession implements SessionV2 {
   private readonly popTx: Database.Transaction<(schemas: ItemSchemas) => Item | undefined>;
   private readonly clearTx: Database.Transaction<() => void>;
   private readonly skipInvalid: boolean;
+  private readonly replaceTx: ReturnType<typeof prepareReplaceOldest>;
+  /** History rewrite v1 (atomic compare-and-swap of the oldest items, for `CompactionSession`). */
+  readonly historyRewriteVersion = 'v1' as const;
 
   constructor(options: SqliteSessionOptions) {
     if (typeof options.sessionId !== 'string' || options.sessionId === '') {
@@ -113,6 +117,7 @@ export class SqliteSession implements SessionV2 {
       for (const item of items)
         s.insert.run(this.sessionId, SQLITE_SESSION_SCHEMA_VERSION, JSON.stringify(item), now);
     });
+    this.replaceTx = prepareReplaceOldest(this.db, this.tableName, this.sessionId);
     this.popTx = this.db.transaction((schemas: ItemSchemas) => {
       const ctx = { tableName: this.tableName, operation: 'popItem', key: this.key, schemas };
       for (;;) {
@@ -174,6 +179,20 @@ export class SqliteSession implements SessionV2 {
   async popItem(): Promise<Item | undefined> {
     const schemas = await loadItemSchemas();
     return this.guard('popItem', () => this.popTx.immediate(schemas));
+  }
+
+  /**
+   * Replaces the oldest `expected.length` items with `replacement` in one immediate transaction
+   * if they still equal `expected` (by JSON); `false` and no change otherwise. Items appended
+   * meanwhile, by any process, stay after the replacement (see `sqlite-session-rewrite.ts`).
+   * Applied append ids are kept (a retried append stays a no-op).
+   * @throws UserError for a replacement longer than `expected`; SessionError when SQLite fails.
+   */
+  async replaceOldestItems(
+    expected: readonly Item[],
+    replacement: readonly Item[],
+  ): Promise<boolean> {
+    return this.guard('replaceOldestItems', () => this.replaceTx.immediate(expected, replacement));
   }
 
   /** Deletes every row of this session id, and its applied append ids. */

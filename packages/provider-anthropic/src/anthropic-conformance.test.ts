@@ -1,5 +1,6 @@
 /** The kernel's Model v1 conformance suite, on recorded Anthropic traffic and the real SDK. */
-import { chunksToSse, describeModelConformance } from '@baton/testing';
+import { chunksToSse } from '@baton/testing';
+import { describeModelConformance } from '@baton/testing/vitest';
 import { ownFixture, recorded } from './__fixtures__/harness.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 

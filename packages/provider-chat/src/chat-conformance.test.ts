@@ -1,10 +1,6 @@
 /** Runs the shared `Model` v1 conformance suite from @baton/testing against ChatCompletionsModel. */
-import {
-  chunksToSse,
-  describeModelConformance,
-  readFixture,
-  recordedFixturePath,
-} from '@baton/testing';
+import { chunksToSse, readFixture, recordedFixturePath } from '@baton/testing';
+import { describeModelConformance } from '@baton/testing/vitest';
 import OpenAI from 'openai';
 import { ownFixture, ownJson } from './__fixtures__/harness.js';
 import { ChatCompletionsModel } from './chat-completions-model.js';

@@ -8,7 +8,7 @@
  * `image_generation_call`, `mcp_list_tools`, `mcp_call`, `mcp_approval_request`) and are kept
  * in the transcript unchanged. Other providers refuse these tools with `UserError`.
  */
-import type { HostedTool } from '@baton/kernel';
+import type { HostedApprovalDecision, HostedItem, HostedTool, RunContext } from '@baton/kernel';
 
 type Extra = { extra?: Record<string, unknown> };
 
@@ -158,15 +158,25 @@ export interface HostedMcpToolOptions extends Extra {
   /** `'always'` (default on the API), `'never'`, or a per-tool filter in API shape. */
   requireApproval?: 'always' | 'never' | Record<string, unknown>;
   serverDescription?: string;
+  /**
+   * Decides the server's approval requests (`mcp_approval_request` items of this server) without
+   * pausing the run (as the Python SDK's `on_approval_request`); `reason` goes with a rejection.
+   * Without it, each request pauses the run with a `tool_approval_item` to approve or reject.
+   */
+  onApproval?: (
+    ctx: RunContext<any>,
+    request: HostedItem,
+  ) => HostedApprovalDecision | Promise<HostedApprovalDecision>;
 }
 
 /**
  * Remote MCP server run by OpenAI: `{ type: 'mcp', server_label, server_url | connector_id, … }`.
  * The kernel tool name is `mcp_<serverLabel>` (unique per server); approvals arrive as
- * `mcp_approval_request` items and are answered with `mcp_approval_response` items.
+ * `mcp_approval_request` items: the run pauses (or `onApproval` decides), and each decision is
+ * sent once as an `mcp_approval_response` item (`approval_request_id`, `approve`, `reason?`).
  */
 export function hostedMcpTool(options: HostedMcpToolOptions): HostedTool {
-  return hosted(
+  const tool = hosted(
     `mcp_${options.serverLabel}`,
     {
       type: 'mcp',
@@ -181,4 +191,5 @@ export function hostedMcpTool(options: HostedMcpToolOptions): HostedTool {
     },
     options.extra,
   );
+  return options.onApproval ? { ...tool, onApproval: options.onApproval } : tool;
 }

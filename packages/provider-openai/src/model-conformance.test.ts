@@ -1,4 +1,4 @@
-import { describeModelConformance } from '@baton/testing';
+import { describeModelConformance } from '@baton/testing/vitest';
 import { jsonFixture, sseFixture, testModel } from './__fixtures__/fixtures.js';
 
 describeModelConformance('openai-responses', (server) => testModel(server), {

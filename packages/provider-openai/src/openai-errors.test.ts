@@ -31,7 +31,7 @@ describe('HTTP errors', () => {
       code: 'rate_limit_exceeded',
     });
     expect(e.message).toContain('Rate limit reached for gpt-4.1');
-    expect(model.getRetryAdvice(e, 1)).toEqual({ retry: true, delayMs: 2000 });
+    expect(model.getRetryAdvice(e, 1)).toEqual({ retry: true, delayMs: 2000, replaySafe: true });
     expect(server.requests).toHaveLength(1);
     const response = await model.getResponse(request);
     expect(response.responseId).toBe('resp_0b1e7f3c2a9d4e5f00691a0c1d2e3f4a5b6c7d8e9f0a1b2c3d');
@@ -58,7 +58,7 @@ describe('HTTP errors', () => {
     const error = await thrown(() => model.getResponse(userRequest('x')));
     expect(error).toMatchObject({ statusCode: 400, retryable: false, code: 'invalid_type' });
     expect((error as Error).message).toContain('parameter "input[0].content"');
-    expect(model.getRetryAdvice(error, 1)).toEqual({ retry: false });
+    expect(model.getRetryAdvice(error, 1)).toEqual({ retry: false, replaySafe: true });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -155,7 +155,7 @@ describe('retry advice', () => {
       undefined,
       new Headers({ 'retry-after': '1' }),
     );
-    expect(getOpenAIRetryAdvice(raw, 1)).toEqual({ retry: true, delayMs: 1000 });
+    expect(getOpenAIRetryAdvice(raw, 1)).toEqual({ retry: true, delayMs: 1000, replaySafe: true });
     expect(getOpenAIRetryAdvice(new Error('boom'), 1)).toBeUndefined();
   });
 

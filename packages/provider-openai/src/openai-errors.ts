@@ -181,14 +181,27 @@ export function streamFailure(
 /**
  * Retry advice for the kernel's retry policy: a `ModelCallError` is retried when `retryable`,
  * after `retryAfterMs` when the server gave one; other errors get `undefined` (the default rule).
+ * `replaySafe` is `true` when the server surely did not take the request — it answered with an
+ * HTTP error status, or no connection was made (refused, unknown host) — and `false` otherwise
+ * (a timeout or a connection cut after the request was sent), so the kernel does not replay a
+ * `previous_response_id` / `conversation` request the server may have run.
  */
 export function getOpenAIRetryAdvice(error: unknown, _attempt: number): RetryAdvice | undefined {
   const converted = toModelCallError(error);
   if (!ModelCallError.isInstance(converted)) return undefined;
   const e = converted as ModelCallError;
-  return e.retryAfterMs === undefined
-    ? { retry: e.retryable }
-    : { retry: e.retryable, delayMs: e.retryAfterMs };
+  const advice: RetryAdvice = { retry: e.retryable, replaySafe: e.replaySafe ?? neverReached(e) };
+  if (e.retryAfterMs !== undefined) advice.delayMs = e.retryAfterMs;
+  return advice;
+}
+
+/** An HTTP error status, or a connection error whose cause chain says no connection was made. */
+function neverReached(e: ModelCallError): boolean {
+  if (e.statusCode !== undefined) return true;
+  for (let c: any = e.cause, depth = 0; c && depth < 5; c = c.cause, depth++)
+    if (typeof c.code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN)$/.test(c.code))
+      return true;
+  return false;
 }
 
 function messageOf(body: unknown): string | undefined {

@@ -135,7 +135,7 @@ describe('recorded OpenAI Responses bodies (*.json)', () => {
     expect(ModelCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 429, code: 'insufficient_quota', retryable: false });
     expect((error as Error).message).toContain('You exceeded your current quota');
-    expect(model.getRetryAdvice(error, 1)).toEqual({ retry: false });
+    expect(model.getRetryAdvice(error, 1)).toEqual({ retry: false, replaySafe: true });
   });
 
   it('openai-file-search-tool.1.json: file_search_call with queries and results null; file citations', async () => {

@@ -185,6 +185,10 @@ export function dockerSandboxClient(options: DockerSandboxClientOptions): Docker
         if (snapshotPath) await extractIntoWorkspace(target, createReadStream(snapshotPath));
         else {
           const pack = tar.pack();
+          // writeManifestTar rejects with its own error and destroys `pack` with it, possibly
+          // before the exec has attached its listener: keep that 'error' event from being
+          // unhandled (the rejection below reports it).
+          pack.on('error', () => {});
           await Promise.all([
             extractIntoWorkspace(target, pack),
             writeManifestTar(pack, manifest, { uid, gid }, workspacePath),

@@ -26,7 +26,8 @@ import {
   shell,
   trustedHostPath,
 } from '@baton/sandbox';
-import { describeSandboxConformance, fc, msg, ScriptedModel } from '@baton/testing';
+import { fc, msg, ScriptedModel } from '@baton/testing';
+import { describeSandboxConformance } from '@baton/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DockerTestEnv, startDockerTestEnv } from '../scripts/dockerd-test-env.js';
 import { type DockerSandboxClient, dockerSandboxClient } from './docker-sandbox-client.js';

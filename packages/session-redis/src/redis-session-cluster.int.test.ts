@@ -1,6 +1,7 @@
 import type { Item } from '@baton/kernel';
 import { RedisSession } from '@baton/session-redis';
-import { describeSessionConformance, startTestRedis, type TestRedis } from '@baton/testing';
+import { startTestRedis, type TestRedis } from '@baton/testing';
+import { describeSessionConformance } from '@baton/testing/vitest';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

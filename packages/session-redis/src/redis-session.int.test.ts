@@ -1,6 +1,7 @@
 import { BatonError, type Item, SessionError, UserError } from '@baton/kernel';
 import { RedisSession } from '@baton/session-redis';
-import { describeSessionConformance, startTestRedis, type TestRedis } from '@baton/testing';
+import { startTestRedis, type TestRedis } from '@baton/testing';
+import { describeSessionConformance } from '@baton/testing/vitest';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

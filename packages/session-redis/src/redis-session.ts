@@ -13,6 +13,7 @@ import {
   waitUntilReady,
 } from './redis-connection.js';
 import { decodeEntry, encodeEntry } from './redis-entry.js';
+import { REPLACE_OLDEST_SCRIPT } from './redis-session-rewrite.js';
 
 /** Options of {@link RedisSession}. */
 export interface RedisSessionOptions {
@@ -94,6 +95,7 @@ return {v, redis.call('LLEN', KEYS[1])}
 const script = (lua: string) => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
 const ADD = script(ADD_SCRIPT);
 const POP = script(POP_SCRIPT);
+const REPLACE = script(REPLACE_OLDEST_SCRIPT);
 
 /**
  * A `Session` (v2) in Redis: one list of entries (`{"v":1,"item":…}`, OpenAI Responses API
@@ -245,6 +247,30 @@ export class RedisSession implements SessionV2 {
         if (!(item instanceof SessionError)) return item;
         if (!this.skipInvalid) throw item;
       }
+    });
+  }
+
+  /** History rewrite v1 (atomic compare-and-swap of the oldest items, for `CompactionSession`). */
+  readonly historyRewriteVersion = 'v1' as const;
+
+  /**
+   * Replaces the oldest `expected.length` items with `replacement` in one Lua script if their
+   * entries still equal `expected`'s; `false` and no change otherwise. Entries appended meanwhile,
+   * by any process, stay after the replacement; applied append ids are kept (see
+   * `redis-session-rewrite.ts`).
+   * @throws SessionError when Redis fails or an item is not JSON-serializable.
+   */
+  async replaceOldestItems(
+    expected: readonly Item[],
+    replacement: readonly Item[],
+  ): Promise<boolean> {
+    if (expected.length === 0 && replacement.length === 0) return true;
+    const ctx = { operation: 'replaceOldestItems', key: this.fullKey };
+    const old = expected.map((item) => encodeEntry(item, ctx));
+    const next = replacement.map((item) => encodeEntry(item, ctx));
+    return this.call('replaceOldestItems', async () => {
+      const reply = await this.run(REPLACE, old.length, Date.now(), this.ttlMs, ...old, ...next);
+      return Number(reply) === 1;
     });
   }
 

@@ -1,5 +1,5 @@
 import { MemorySession } from '@baton/kernel';
-import { describeSessionConformance } from '@baton/testing';
+import { describeSessionConformance } from '@baton/testing/vitest';
 
 // One in-process store: the same id gives the same session (the v2 cases need one store per id).
 const sessions = new Map<string, MemorySession>();

@@ -1,5 +1,5 @@
 import type { Span, Trace, TracingProcessor } from '@baton/kernel';
-import { describeTracingConformance } from '@baton/testing';
+import { describeTracingConformance } from '@baton/testing/vitest';
 import { SpanStatusCode } from '@opentelemetry/api';
 import {
   BasicTracerProvider,

@@ -7,8 +7,8 @@
  */
 import {
   type DurabilityHooks,
-  type ModelRequest,
   type ModelResponse,
+  type ModelStreamEvent,
   ToolCallInDoubtError,
   toToolOutput,
 } from '@baton/kernel';
@@ -30,11 +30,14 @@ export const journalField = {
   doubt: (runId: string, callId: string) => `doubt:${runId}:${callId}`,
 };
 
-/** Streams a model call (coalesced deltas to the event stream); undefined = not streamable here. */
-export type ModelStreamer = (
-  key: { runId: string; turn: number; agentName: string },
-  request: ModelRequest,
-) => Promise<ModelResponse | undefined> | undefined;
+/** Where the events of a streamed model call go (see `createDeltaSink`). */
+export interface ModelDeltaSink {
+  onEvent(event: ModelStreamEvent): void;
+  /** Writes what is buffered. @throws the first failed write (e.g. `FencedWriteError`). */
+  close(): Promise<void>;
+  /** Drops what is buffered after a failed call; returns the first failed write, if any. */
+  discard(): Promise<unknown>;
+}
 
 export interface StepJournal {
   store: RunStore;
@@ -49,7 +52,8 @@ export interface StepJournal {
   pending: Promise<boolean>[];
   /** Aborts the step: a fenced write was refused (`FencedWriteError`) or a journal write failed. */
   abort(reason: unknown): void;
-  streamModel?: ModelStreamer;
+  /** Streams the model calls of this step (through the kernel's `fn({ onEvent })` seam). */
+  streamDeltas?: (key: { runId: string; turn: number; agentName: string }) => ModelDeltaSink;
 }
 
 /**
@@ -114,7 +118,7 @@ function encodeValue(value: unknown, epoch: number): string {
 /** Builds the `durability` run option of one step. */
 export function createJournalHooks(j: StepJournal): DurabilityHooks {
   return {
-    async wrapModelCall(key, request, fn) {
+    async wrapModelCall(key, _request, fn) {
       const field = journalField.model(key.runId, key.turn);
       const hit = j.entries.get(field);
       if (hit !== undefined) return (JSON.parse(hit) as { r: ModelResponse }).r;
@@ -129,7 +133,14 @@ export function createJournalHooks(j: StepJournal): DurabilityHooks {
         if (done === 0) throw fenced(j);
         j.entries.delete(partial);
       }
-      const response = (await j.streamModel?.(key, request)) ?? (await fn());
+      const sink = j.streamDeltas?.(key);
+      let response: ModelResponse;
+      try {
+        response = await fn(sink && { onEvent: (event) => sink.onEvent(event) });
+        await sink?.close();
+      } catch (error) {
+        throw (await sink?.discard()) ?? error;
+      }
       // Durable before any tool of this response runs: an unsafe call awaits its start mark,
       // which the connection orders after this write; other calls may be re-run anyway.
       writeJournalBehind(j, field, JSON.stringify({ ep: j.epoch, r: response }));

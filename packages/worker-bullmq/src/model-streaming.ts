@@ -1,13 +1,11 @@
 /**
- * A streamed model call of a durable turn: text deltas are coalesced and appended to the run's
- * event stream (fenced by the worker's epoch) while the model answers; the first write marks the
- * turn as having partial output, so a re-executed turn first emits `attempt_reset`.
+ * Streaming a durable turn's model call through the kernel's `wrapModelCall` seam
+ * (`fn({ onEvent })`): text deltas are coalesced and appended to the run's event stream (fenced
+ * by the worker's epoch) while the model answers; the first write marks the turn as having
+ * partial output, so a re-executed turn first emits `attempt_reset`.
  */
-import { type Agent, ModelCallError, type ModelResponse } from '@baton/kernel';
-import { findAgent, resolveAgentModel } from './agent-lookup.js';
 import { DeltaCoalescer } from './delta-coalescer.js';
-import type { StepRunOptions } from './durable-options.js';
-import { fenced, journalField, type ModelStreamer, type StepJournal } from './journal-hooks.js';
+import { fenced, journalField, type ModelDeltaSink, type StepJournal } from './journal-hooks.js';
 
 /** Coalescing of streamed text (see `DeltaCoalescer`). */
 export interface DeltaStreamingOptions {
@@ -15,32 +13,12 @@ export interface DeltaStreamingOptions {
   maxDelayMs?: number;
 }
 
-/**
- * A `ModelStreamer` for a run started with `startingAgent`. Returns undefined (the loop then
- * calls the model without streaming) for agents or models it cannot resolve.
- */
-export function createModelStreamer(
-  j: StepJournal,
-  startingAgent: Agent<any, any>,
-  runOptions: StepRunOptions,
-  coalescing: DeltaStreamingOptions = {},
-): ModelStreamer {
-  return (key, request) => {
-    const agent = findAgent(startingAgent, key.agentName);
-    if (!agent) return undefined;
-    return resolveAgentModel(agent, runOptions).then((model) =>
-      model ? streamOnce(j, key, request, model, coalescing) : undefined,
-    );
-  };
-}
-
-async function streamOnce(
+/** The sink of one streamed model call of turn `key` (text of the top-level run only). */
+export function createDeltaSink(
   j: StepJournal,
   key: { runId: string; turn: number; agentName: string },
-  request: Parameters<ModelStreamer>[1],
-  model: NonNullable<Awaited<ReturnType<typeof resolveAgentModel>>>,
-  coalescing: DeltaStreamingOptions,
-): Promise<ModelResponse | undefined> {
+  coalescing: DeltaStreamingOptions = {},
+): ModelDeltaSink {
   const mark = { field: journalField.partial(key.runId, key.turn), mode: 'set' as const };
   const topLevel = key.runId === j.runId;
   const coalescer = new DeltaCoalescer({
@@ -56,21 +34,16 @@ async function streamOnce(
       j.entries.set(mark.field, String(j.epoch));
     },
   });
-  let done: ModelResponse | undefined;
-  try {
-    for await (const event of model.getStreamedResponse(request)) {
+  return {
+    onEvent(event) {
+      // A refused (fenced) write stops the model call: the step no longer owns the run.
       if (coalescer.failure !== undefined) throw coalescer.failure;
-      if (event.type === 'response_done') done = event.response;
-      else if (event.type === 'text_delta' && topLevel) coalescer.push(event.delta);
-    }
-    await coalescer.close();
-  } catch (error) {
-    await coalescer.discard();
-    throw coalescer.failure ?? error;
-  }
-  if (!done)
-    throw new ModelCallError('The model stream ended without a response_done event.', {
-      retryable: true,
-    });
-  return done;
+      if (event.type === 'text_delta' && topLevel) coalescer.push(event.delta);
+    },
+    close: () => coalescer.close(),
+    async discard() {
+      await coalescer.discard();
+      return coalescer.failure;
+    },
+  };
 }

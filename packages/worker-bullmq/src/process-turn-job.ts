@@ -13,7 +13,7 @@ import {
 } from './durable-options.js';
 import { FencedWriteError } from './errors.js';
 import { createJournalHooks, flushJournal, type StepJournal } from './journal-hooks.js';
-import { createModelStreamer, type DeltaStreamingOptions } from './model-streaming.js';
+import { createDeltaSink, type DeltaStreamingOptions } from './model-streaming.js';
 import type { RunStore, StoredDecision } from './run-store.js';
 import { flushSessionOutbox } from './session-outbox.js';
 import { buildStepCommit, type StepCommit } from './step-commit.js';
@@ -122,10 +122,9 @@ export async function processTurnJob(
     const state = await RunState.fromString(agent, claim.stateJson);
     applyDecisions(state, claim.decisions);
     if (ctx.streamDeltas) {
-      const streamer = createModelStreamer(journal, agent, ctx.runOptions, ctx.coalescing);
-      journal.streamModel = (key, request) => {
+      journal.streamDeltas = (key) => {
         stats.modelCallsStreamed++;
-        return streamer(key, request);
+        return createDeltaSink(journal, key, ctx.coalescing);
       };
     }
     const itemsBefore = state.generatedItems.length;

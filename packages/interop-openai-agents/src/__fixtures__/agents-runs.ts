@@ -4,10 +4,12 @@
  * serialize the run there, import it here, and resume it on both sides to compare.
  */
 import { Agent as BatonAgent, type Item, tool as batonTool } from '@baton/kernel';
+import { hostedMcpTool as batonHostedMcpTool } from '@baton/provider-openai';
 import { ScriptedModel as BatonModel, msg, type ScriptStep } from '@baton/testing';
 import {
   Agent,
   type AgentInputItem,
+  hostedMcpTool,
   MemorySession,
   Runner,
   type RunResult,
@@ -327,6 +329,60 @@ export async function handoffRun(decision: Decision, sameTurn = false): Promise<
   };
 }
 
+/**
+ * "hosted MCP": the model (OpenAI's hosted MCP tool, `requireApproval: 'always'`) asks to run
+ * `create_short_url` on server `zip1`; the run pauses on the `mcp_approval_request`.
+ */
+export async function hostedMcpRun(decision: Decision): Promise<PausedRun> {
+  const c = zero();
+  const model = new ScriptedModel([
+    {
+      output: [
+        {
+          type: 'hosted_tool_call',
+          id: 'mcpr_1',
+          name: 'mcp_approval_request',
+          status: 'completed',
+          providerData: {
+            type: 'mcp_approval_request',
+            id: 'mcpr_1',
+            name: 'create_short_url',
+            arguments: '{"url":"https://example.com/a"}',
+            server_label: 'zip1',
+          },
+        },
+      ],
+      usage: usage(5),
+      responseId: 'resp_m1',
+    },
+  ]);
+  const server = { serverLabel: 'zip1', serverUrl: 'https://example.com/mcp' };
+  const agent = new Agent({
+    name: 'Links',
+    tools: [hostedMcpTool({ ...server, requireApproval: 'always' })],
+    model,
+  });
+  const paused = await new Runner().run(agent, 'Shorten https://example.com/a');
+  decide(paused, decision);
+  const batonModel = new BatonModel([[msg('Short URL created.')]]);
+  return {
+    json: paused.state.toString(),
+    paused,
+    theirAgent: agent,
+    theirOptions: {},
+    enqueueTheirFinal: () =>
+      model.enqueue({ output: [assistantMessage('Short URL created.')], usage: usage(5) }),
+    theirCounters: c,
+    batonAgent: new BatonAgent({
+      name: 'Links',
+      tools: [batonHostedMcpTool({ ...server, requireApproval: 'always' })],
+      model: batonModel,
+    }),
+    batonModels: { Links: batonModel },
+    batonCounters: zero(),
+  };
+}
+
 /** The content of a transcript (what a model sees), for comparing two histories. */
 export function contentOf(items: readonly Item[]): unknown[] {
   return items.map((i) => {
@@ -340,6 +396,9 @@ export function contentOf(items: readonly Item[]): unknown[] {
     if (i.type === 'function_call')
       return { type: i.type, call_id: i.call_id, name: i.name, arguments: i.arguments };
     if (i.type === 'function_call_output') return { type: i.type, call_id: i.call_id, output: i.output };
+    if (i.type === 'mcp_approval_request') return { type: i.type, id: i.id, name: i.name };
+    if (i.type === 'mcp_approval_response')
+      return { type: i.type, approval_request_id: i.approval_request_id, approve: i.approve };
     return { type: i.type };
   });
 }

@@ -1,8 +1,6 @@
 import { UserError } from '../errors/errors.js';
 import type { Agent } from './agent.js';
-
-/** Marks a tool made by `agent.asTool()` with the agent it runs. */
-export const AS_TOOL_AGENT = Symbol.for('baton.asToolAgent');
+import { AS_TOOL_AGENT } from './as-tool.js';
 
 type AnyAgent = Agent<any, any>;
 

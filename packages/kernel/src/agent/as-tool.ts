@@ -1,21 +1,63 @@
 /**
- * `agent.asTool()`: an agent as a function tool (OpenAI Agents SDK `as_tool`). The nested run
- * sees only the generated input, shares the parent's context object, adds its usage to the
- * parent's, and pauses the parent when it needs approval.
+ * `agent.asTool()`: an agent as a function tool (OpenAI Agents SDK `as_tool`). The tool builds
+ * the nested run's input and turns its result into the tool output; the run loop runs the
+ * nested agent (see `loop/run-agent-tool.ts`), handing its runner to the tool through the call
+ * details — so this file needs nothing of the loop but types.
  */
+import { UserError } from '../errors/errors.js';
 import { extractText } from '../items/item-helpers.js';
-import type { AgentInput, MessageItem } from '../items/item-types.js';
-import { NestedRunInterruption, PARENT_RUN, type ParentRunLink } from '../loop/nested-run.js';
+import type { AgentInput, Item, MessageItem } from '../items/item-types.js';
+import type { AgentRef, RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { RunStreamEvent } from '../loop/run-events.js';
-import type { RunResultBase } from '../loop/run-result.js';
+import type { RunOptions } from '../loop/run-options.js';
 import type { JsonSchema } from '../model/model.js';
-import { addUsage, type Usage } from '../model/usage.js';
+import type { Usage } from '../model/usage.js';
 import type { SchemaLike } from '../tool/schema.js';
 import { type FunctionTool, parseToolArguments, type ToolCallDetails, tool } from '../tool/tool.js';
-import type { Agent } from './agent.js';
-import { AS_TOOL_AGENT } from './agent-graph.js';
 import { DEFAULT_AS_TOOL_PARAMETERS, validateDefaultAsToolArgs } from './as-tool-params.js';
+
+/** Marks a tool made by `agent.asTool()` with the agent it runs. */
+export const AS_TOOL_AGENT = Symbol.for('baton.asToolAgent');
+/** Symbol key on `ToolCallDetails` where the run loop puts its {@link AgentToolRunner}. */
+export const RUN_AGENT_TOOL = Symbol.for('baton.runAgentTool');
+
+/** What `customOutputExtractor` reads of the nested run (a `RunResult` has all of it). */
+export interface AgentToolRunResult {
+  readonly finalOutput: unknown;
+  readonly newItems: RunItem[];
+  readonly history: Item[];
+  readonly lastAgent: AgentRef;
+  readonly interruptions: ToolApprovalRunItem[];
+  readonly usage: Usage;
+}
+
+/**
+ * Options of the nested run, set over the ones it inherits from the parent run (`model`,
+ * `modelProvider`, `modelSettings`, `hooks`, `tracing`, `toolNotFound`, `retry`,
+ * `maxToolConcurrency`; each replaced as a whole). Context, run id and signal always come from
+ * the parent call.
+ */
+export type AgentToolRunOptions<TContext = any> = Omit<
+  RunOptions<TContext>,
+  'context' | 'runId' | 'maxTurns' | 'signal'
+>;
+
+/** A nested agent-run request the tool hands to the loop's runner. */
+export interface AgentToolRequest {
+  agent: AgentRef;
+  /** Builds the input (not called when a paused nested run is resumed). */
+  input: () => AgentInput | Promise<AgentInput>;
+  maxTurns?: number | null;
+  runOptions?: AgentToolRunOptions;
+  onStream?: AsToolOptions['onStream'];
+}
+
+/**
+ * Runs the nested agent for one call (the run loop provides it). Rejects with the nested run's
+ * error when that run fails; a nested run that pauses for approval pauses the parent.
+ */
+export type AgentToolRunner = (request: AgentToolRequest) => Promise<AgentToolRunResult>;
 
 export interface AsToolOptions<TContext = any> {
   /** Default: the agent name in snake_case. */
@@ -27,16 +69,22 @@ export interface AsToolOptions<TContext = any> {
   /** Builds the nested run's input from the arguments. Default: one user message with `args.input`. */
   inputBuilder?: (args: any) => AgentInput | Promise<AgentInput>;
   /** Turns the nested result into the tool output. Default: the final output, or the last message text. */
-  customOutputExtractor?: (result: RunResultBase<TContext, any>) => unknown | Promise<unknown>;
+  customOutputExtractor?(result: AgentToolRunResult): unknown | Promise<unknown>;
   needsApproval?:
     | boolean
     | ((ctx: RunContext<TContext>, args: any, callId: string) => boolean | Promise<boolean>);
   isEnabled?:
     | boolean
     | ((ctx: RunContext<TContext>, agent: { name: string }) => boolean | Promise<boolean>);
-  /** Max turns of the nested run. Default 10. */
-  maxTurns?: number;
-  /** Receives the nested run's stream events while it runs, tagged with the parent's call id. */
+  /** Max turns of the nested run. Default 10; `null` (or `Infinity`) means no limit. */
+  maxTurns?: number | null;
+  /** Options of the nested run over those it inherits from the parent run. */
+  runOptions?: AgentToolRunOptions<TContext>;
+  /**
+   * Receives this tool's nested run events while it runs, tagged with the parent's call id
+   * (calls are chained, so events arrive in order). A streaming parent also gets every nested
+   * event on its own stream, as `nested_run_stream_event`.
+   */
   onStream?: (payload: {
     event: RunStreamEvent;
     toolCallId: string;
@@ -53,7 +101,7 @@ function snake(name: string): string {
   );
 }
 
-function lastMessageText(result: RunResultBase): string {
+function lastMessageText(result: AgentToolRunResult): string {
   for (let i = result.newItems.length - 1; i >= 0; i--) {
     const item = result.newItems[i];
     if (item.type === 'message_output_item') return extractText(item.raw_item as MessageItem);
@@ -63,7 +111,7 @@ function lastMessageText(result: RunResultBase): string {
 
 /** Builds the tool (see `Agent.asTool`). */
 export function agentAsTool<TContext>(
-  agent: Agent<TContext, any>,
+  agent: AgentRef & { readonly handoffDescription?: string },
   options: AsToolOptions<TContext>,
 ): FunctionTool<TContext> {
   const t = tool({
@@ -73,44 +121,22 @@ export function agentAsTool<TContext>(
     parameters: options.parameters ?? (DEFAULT_AS_TOOL_PARAMETERS as unknown as JsonSchema),
     needsApproval: options.needsApproval,
     isEnabled: options.isEnabled as any,
-    execute: async (args: any, ctx: RunContext<TContext>, details: ToolCallDetails) => {
-      const { run } = await import('../loop/run.js');
-      const link = (details as ToolCallDetails & { [PARENT_RUN]?: ParentRunLink })[PARENT_RUN];
-      const resume = link?.nestedState;
-      const input =
-        resume ??
-        (options.inputBuilder ? await options.inputBuilder(args) : String(args?.input ?? ''));
-      const before: Usage | undefined = resume ? { ...resume.usage } : undefined;
-      const parentOptions = link?.options ?? {};
-      const nestedOptions = {
-        context: ctx.context,
-        // Deterministic, so a durable driver's journal keys of the nested run survive a crash.
-        runId: `${ctx.runId}.${details.callId}`,
-        maxTurns: options.maxTurns ?? 10,
-        signal: details.signal,
-        modelProvider: parentOptions.modelProvider,
-        retry: parentOptions.retry,
-        toolNotFound: parentOptions.toolNotFound,
-        maxToolConcurrency: parentOptions.maxToolConcurrency,
-        tracing: parentOptions.tracing,
-        [PARENT_RUN]: link
-          ? { options: parentOptions, tracer: link.tracer, span: link.span }
-          : undefined,
-      };
-      let result: RunResultBase<TContext, any>;
-      if (options.onStream) {
-        const streamed = await run(agent, input as any, { ...nestedOptions, stream: true } as any);
-        for await (const event of streamed)
-          await options.onStream({ event, toolCallId: details.callId, agentName: agent.name });
-        await streamed.completed;
-        result = streamed;
-      } else {
-        result = await run(agent, input as any, nestedOptions as any);
-      }
-      const delta = { ...result.state.usage };
-      if (before) for (const k of Object.keys(before) as (keyof Usage)[]) delta[k] -= before[k];
-      addUsage(ctx.usage, delta);
-      if (result.interruptions.length > 0) throw new NestedRunInterruption(result.state);
+    execute: async (args: any, _ctx: RunContext<TContext>, details: ToolCallDetails) => {
+      const runNested = (details as ToolCallDetails & { [RUN_AGENT_TOOL]?: AgentToolRunner })[
+        RUN_AGENT_TOOL
+      ];
+      if (!runNested)
+        throw new UserError(
+          `Agent tool "${t.name}" runs only inside a Baton run (run()/runStep()).`,
+        );
+      const result = await runNested({
+        agent,
+        input: () =>
+          options.inputBuilder ? options.inputBuilder(args) : String(args?.input ?? ''),
+        maxTurns: options.maxTurns,
+        runOptions: options.runOptions,
+        onStream: options.onStream,
+      });
       if (options.customOutputExtractor) return options.customOutputExtractor(result);
       const out = result.finalOutput;
       if (out === undefined || out === null || out === '') return lastMessageText(result);

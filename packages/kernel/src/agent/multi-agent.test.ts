@@ -62,6 +62,11 @@ describe('customer-support flow', () => {
       'tool_start:Refund Agent:lookup_order:c1',
       'tool_start:Refund Agent:policy_agent:c2',
       'tool_end:Refund Agent:lookup_order:c1',
+      // the nested run of the agent used as a tool inherits the run hooks
+      'agent_start:Policy Agent',
+      'llm_start:Policy Agent',
+      'llm_end:Policy Agent',
+      'agent_end:Policy Agent',
       'tool_end:Refund Agent:policy_agent:c2',
       'llm_start:Refund Agent',
       'llm_end:Refund Agent',

@@ -77,13 +77,16 @@ export class ModelBehaviorError extends BatonError {
 /**
  * A model API call failed. `statusCode` is the HTTP status when there was one; `retryable` says
  * whether retrying the same request may succeed (429, 5xx, connection reset before output);
- * `retryAfterMs` comes from `retry-after` / `retry-after-ms` headers when the server sent them.
+ * `retryAfterMs` comes from `retry-after` / `retry-after-ms` headers when the server sent them;
+ * `replaySafe` (see `RetryAdvice.replaySafe`) whether the server surely did not take the request.
+ * When the run gives up on it, the message ends with the attempt count and the retry advice.
  */
 export class ModelCallError extends BatonError {
   readonly statusCode?: number;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
   readonly code?: string;
+  readonly replaySafe?: boolean;
   constructor(
     message: string,
     fields: {
@@ -91,6 +94,7 @@ export class ModelCallError extends BatonError {
       retryable?: boolean;
       retryAfterMs?: number;
       code?: string;
+      replaySafe?: boolean;
       cause?: unknown;
     } = {},
   ) {
@@ -99,6 +103,7 @@ export class ModelCallError extends BatonError {
     this.retryable = fields.retryable ?? false;
     this.retryAfterMs = fields.retryAfterMs;
     this.code = fields.code;
+    this.replaySafe = fields.replaySafe;
   }
 }
 

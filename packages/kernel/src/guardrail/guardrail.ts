@@ -52,23 +52,15 @@ export interface GuardrailResult {
 }
 
 /** Declares an input guardrail. Default `runInParallel: true`. */
-export function inputGuardrail<TContext = any>(options: {
-  name: string;
-  execute: InputGuardrail<TContext>['execute'];
-  runInParallel?: boolean;
-}): InputGuardrail<TContext> {
-  return {
-    type: 'input',
-    name: options.name,
-    runInParallel: options.runInParallel ?? true,
-    execute: options.execute,
-  };
+export function inputGuardrail<TContext = any>(
+  options: Pick<InputGuardrail<TContext>, 'name' | 'execute'> & { runInParallel?: boolean },
+): InputGuardrail<TContext> {
+  return { type: 'input', ...options, runInParallel: options.runInParallel ?? true };
 }
 
 /** Declares an output guardrail. */
-export function outputGuardrail<TContext = any>(options: {
-  name: string;
-  execute: OutputGuardrail<TContext>['execute'];
-}): OutputGuardrail<TContext> {
+export function outputGuardrail<TContext = any>(
+  options: Pick<OutputGuardrail<TContext>, 'name' | 'execute'>,
+): OutputGuardrail<TContext> {
   return { type: 'output', name: options.name, execute: options.execute };
 }

@@ -56,17 +56,15 @@ export interface ToolGuardrailResult {
 }
 
 /** Declares a tool input guardrail. */
-export function toolInputGuardrail<TContext = any>(options: {
-  name: string;
-  execute: ToolInputGuardrail<TContext>['execute'];
-}): ToolInputGuardrail<TContext> {
+export function toolInputGuardrail<TContext = any>(
+  options: Pick<ToolInputGuardrail<TContext>, 'name' | 'execute'>,
+): ToolInputGuardrail<TContext> {
   return { type: 'tool_input', name: options.name, execute: options.execute };
 }
 
 /** Declares a tool output guardrail. */
-export function toolOutputGuardrail<TContext = any>(options: {
-  name: string;
-  execute: ToolOutputGuardrail<TContext>['execute'];
-}): ToolOutputGuardrail<TContext> {
+export function toolOutputGuardrail<TContext = any>(
+  options: Pick<ToolOutputGuardrail<TContext>, 'name' | 'execute'>,
+): ToolOutputGuardrail<TContext> {
   return { type: 'tool_output', name: options.name, execute: options.execute };
 }

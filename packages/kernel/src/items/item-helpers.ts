@@ -81,20 +81,9 @@ export function dropOrphanCalls(items: readonly Item[]): Item[] {
 
 /**
  * Trims the start of a history window (e.g. the newest N session items) to a clean boundary:
- * leading outputs whose call is outside the window and leading reasoning left without what
- * followed it are dropped, so the model never sees an orphan `function_call_output` first.
+ * outputs whose call is outside the window, and calls whose output is, are dropped (with a
+ * reasoning item right before such a call), so the model never sees an orphan first.
  */
 export function trimToCleanStart(items: readonly Item[]): Item[] {
-  let start = 0;
-  const seenCalls = new Set<string>();
-  while (start < items.length) {
-    const it = items[start];
-    if (it.type === 'function_call_output' && !seenCalls.has(it.call_id)) {
-      start++;
-      continue;
-    }
-    break;
-  }
-  const window = start === 0 ? items.slice() : items.slice(start);
-  return dropOrphanCalls(window);
+  return dropOrphanCalls(items);
 }

@@ -40,8 +40,10 @@ function itemsOfState(state: any): unknown[] {
           ...state.pendingTurn.functionCalls,
           ...state.pendingTurn.ignoredHandoffCalls,
           ...(state.pendingTurn.handoffCall ? [state.pendingTurn.handoffCall] : []),
+          ...(state.pendingTurn.hostedApprovalRequests ?? []),
         ]
       : []),
+    ...state.modelResponses.flatMap((r: any) => r.output ?? []),
     ...(state.pendingSessionWrite?.items ?? []),
     ...(state.modelInputOverride?.items ?? []),
     ...Object.values(state.nestedStates).flatMap(itemsOfState),

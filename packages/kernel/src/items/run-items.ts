@@ -56,14 +56,16 @@ export interface ReasoningRunItem<A extends AgentRef = AgentRef> {
   raw_item: ReasoningItem;
 }
 /**
- * A function call waiting for a person's decision. `agent` is the agent that owns the tool
- * (for a call inside an agent used as a tool, the nested agent); `path` lists the parent call
- * ids from the outer run down to this call when it is nested (empty at the top level).
+ * A call waiting for a person's decision: a function call, or a hosted tool's approval request
+ * (a Responses `mcp_approval_request`: `tool_name` is its `name`, `call_id` its `id`). `agent`
+ * is the agent that owns the tool (for a call inside an agent used as a tool, the nested
+ * agent); `path` lists the parent call ids from the outer run down to this call when it is
+ * nested (empty at the top level).
  */
 export interface ToolApprovalRunItem<A extends AgentRef = AgentRef> {
   type: 'tool_approval_item';
   agent: A;
-  raw_item: FunctionCallItem;
+  raw_item: FunctionCallItem | HostedItem;
   tool_name: string;
   call_id: string;
   arguments: string;
@@ -84,11 +86,6 @@ export type RunItem<A extends AgentRef = AgentRef> =
   | HandoffOutputRunItem<A>
   | ReasoningRunItem<A>
   | ToolApprovalRunItem<A>;
-
-/** Plain item of a run item, as it goes into model input (approval items contribute nothing). */
-export function runItemToInputItem(item: RunItem): Item | undefined {
-  return item.type === 'tool_approval_item' ? undefined : item.raw_item;
-}
 
 /** Plain items of run items, in order, skipping approval placeholders. */
 export function runItemsToInputItems(items: readonly RunItem[]): Item[] {

@@ -1,18 +1,19 @@
 /**
  * One model call of a turn: hooks, generation span, retries with backoff (honouring the
- * model's `getRetryAdvice`), streaming pass-through, abort, and the durability wrap point.
- * A streamed call that already emitted output is never replayed.
+ * model's `getRetryAdvice`), per-attempt timeouts, streaming pass-through, abort, and the
+ * durability wrap point. A streamed call that already emitted output is never replayed; a
+ * request that chains to server state is replayed only when that is safe.
  */
 
 import { ModelBehaviorError, ModelCallError } from '../errors/errors.js';
-import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../model/model.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent, RetryAdvice } from '../model/model.js';
 import { addUsage } from '../model/usage.js';
-import type { GenerationSpanData, Span } from '../tracing/span-types.js';
+import type { GenerationSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { backoffDelayMs, defaultRetryAdvice, sleep, toAbortError } from './retry.js';
 import type { RunRuntime } from './run-runtime.js';
-import { untilAborted } from './until-aborted.js';
+import { linkedController, untilAborted } from './until-aborted.js';
 
 const OUTPUT_EVENTS = new Set([
   'text_delta',
@@ -59,57 +60,80 @@ export async function callModel(
           call,
         )
       : await call();
+    if (
+      !response ||
+      !Array.isArray(response.output) ||
+      response.output.some((i) => !i || typeof i.type !== 'string')
+    ) {
+      throw new ModelBehaviorError(
+        `Model "${plan.model.provider}:${plan.model.modelId}" returned a response without a valid output list (every item needs a string "type"). Check the Model implementation.`,
+      );
+    }
   } catch (error) {
-    if (span)
-      rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
-    throw error;
-  }
-  if (
-    !response ||
-    !Array.isArray(response.output) ||
-    response.output.some((i) => !i || typeof i.type !== 'string')
-  ) {
-    const error = new ModelBehaviorError(
-      `Model "${plan.model.provider}:${plan.model.modelId}" returned a response without a valid output list (every item needs a string "type"). Check the Model implementation.`,
-    );
-    if (span) rt.tracer!.endSpan(span, { message: error.message });
+    if (span) rt.tracer!.failSpan(span, error);
     throw error;
   }
   response.usage ??= {};
-  if (span) finishGenerationSpan(rt, span, response);
+  if (span) {
+    span.data.usage = response.usage;
+    span.data.responseId = response.responseId;
+    span.data.responseModel = response.modelName;
+    if (rt.tracer!.includeSensitiveData) span.data.output = response.output;
+    rt.tracer!.endSpan(span);
+  }
   addUsage(state.context.usage, { requests: 1, ...response.usage });
   state.modelResponses.push(response);
   await callHooks(rt, plan.agent, (h) => h.onLLMEnd?.(state.context, plan.agent, response));
   return response;
 }
 
-function finishGenerationSpan(
-  rt: RunRuntime,
-  span: Span<GenerationSpanData>,
-  response: ModelResponse,
-): void {
-  span.data.usage = response.usage;
-  span.data.responseId = response.responseId;
-  span.data.responseModel = response.modelName;
-  if (rt.tracer!.includeSensitiveData) span.data.output = response.output;
-  rt.tracer!.endSpan(span);
+/** How far an attempt got: output reached the caller; the server acknowledged the request. */
+interface Progress {
+  emitted: boolean;
+  accepted: boolean;
 }
 
-/** Decides whether to retry `error` (attempt is 1-based for the retry about to happen). */
+/**
+ * Decides whether to retry `error` (attempt is 1-based for the attempt that failed). A request
+ * chained to server state (`previousResponseId` / `conversationId`) is replayed only when the
+ * failure shows the server did not take it: no response id arrived and neither the advice nor
+ * the error says `replaySafe: false`. When the call is not retried, a `ModelCallError`'s message
+ * says how many attempts were made and why it stopped.
+ */
 async function retryOrThrow(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
   error: unknown,
   attempt: number,
+  progress: Progress,
 ): Promise<void> {
   if (request.signal?.aborted) {
     throw rt.signal?.aborted ? toAbortError(rt.signal, error) : (request.signal.reason ?? error);
   }
   const maxRetries = rt.options.retry?.maxRetries ?? 2;
-  const advice = plan.model.getRetryAdvice?.(error, attempt) ?? defaultRetryAdvice(error);
-  if (!advice.retry || attempt > maxRetries) throw error;
-  await sleep(advice.delayMs ?? backoffDelayMs(attempt, rt.options.retry?.backoff), request.signal);
+  const advice: RetryAdvice =
+    plan.model.getRetryAdvice?.(error, attempt) ?? defaultRetryAdvice(error);
+  const replaySafe =
+    advice.replaySafe ?? (ModelCallError.isInstance(error) ? error.replaySafe : undefined);
+  const stateful = request.previousResponseId !== undefined || request.conversationId !== undefined;
+  const unsafe = stateful && (progress.accepted || replaySafe === false);
+  if (advice.retry && !unsafe && attempt <= maxRetries) {
+    await sleep(
+      advice.delayMs ?? backoffDelayMs(attempt, rt.options.retry?.backoff),
+      request.signal,
+    );
+    return;
+  }
+  if (ModelCallError.isInstance(error)) {
+    const of = `attempt ${attempt} of ${maxRetries + 1}`;
+    error.message += !advice.retry
+      ? ` [Not retried (${of}): the retry advice says this error is not retryable.]`
+      : unsafe
+        ? ` [Not retried (${of}): the request chains to server state (previousResponseId / conversationId) and the server may have accepted it, so a retry could run the turn twice.]`
+        : ` [Gave up after ${attempt} attempts (retry.maxRetries ${maxRetries}); the retry advice says retryable: try again later or raise retry.maxRetries.]`;
+  }
+  throw error;
 }
 
 async function attemptWithRetries(
@@ -119,30 +143,105 @@ async function attemptWithRetries(
   onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<ModelResponse> {
   for (let attempt = 1; ; attempt++) {
-    let emitted = false;
+    const progress: Progress = { emitted: false, accepted: false };
+    const limits = attemptLimits(plan, request);
     try {
-      if (!rt.stream && !onEvent) {
-        return await untilAborted(plan.model.getResponse(request), request.signal);
-      }
-      let done: ModelResponse | undefined;
-      for await (const event of plan.model.getStreamedResponse(request)) {
-        if (event.type === 'response_done') done = event.response;
-        else if (!emitted && OUTPUT_EVENTS.has(event.type)) emitted = true;
-        if (onEvent) onEvent(event);
-        if (rt.stream) rt.emit({ type: 'raw_model_stream_event', data: event });
-      }
-      if (!done) {
-        throw new ModelCallError('The model stream ended without a response_done event.', {
-          retryable: !emitted,
-        });
-      }
-      return done;
-    } catch (error) {
-      if (emitted) {
+      return await attemptOnce(rt, plan, limits.request, progress, limits.touch, onEvent);
+    } catch (thrown) {
+      const error = limits.timedOut() ?? thrown;
+      if (progress.emitted) {
         if (request.signal?.aborted && rt.signal?.aborted) throw toAbortError(rt.signal, error);
         throw error;
       }
-      await retryOrThrow(rt, plan, request, error, attempt);
+      await retryOrThrow(rt, plan, request, error, attempt, progress);
+    } finally {
+      limits.clear();
     }
   }
+}
+
+async function attemptOnce(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  request: ModelRequest,
+  progress: Progress,
+  touch: () => void,
+  onEvent?: (event: ModelStreamEvent) => void,
+): Promise<ModelResponse> {
+  if (!rt.stream && !onEvent) return untilAborted(plan.model.getResponse(request), request.signal);
+  // Raced as a whole (not per delta): a stalled stream that ignores the signal cannot hang the
+  // call; once abandoned it stops at its next event.
+  return untilAborted(consumeStream(rt, plan, request, progress, touch, onEvent), request.signal);
+}
+
+async function consumeStream(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  request: ModelRequest,
+  progress: Progress,
+  touch: () => void,
+  onEvent?: (event: ModelStreamEvent) => void,
+): Promise<ModelResponse> {
+  let done: ModelResponse | undefined;
+  touch();
+  for await (const event of plan.model.getStreamedResponse(request)) {
+    if (request.signal?.aborted) break;
+    touch();
+    if (event.type === 'response_done') done = event.response;
+    else if (OUTPUT_EVENTS.has(event.type)) progress.emitted = progress.accepted = true;
+    else if (event.type === 'response_started' && event.responseId) progress.accepted = true;
+    if (onEvent) onEvent(event);
+    if (rt.stream) rt.emit({ type: 'raw_model_stream_event', data: event });
+  }
+  if (!done) {
+    throw new ModelCallError('The model stream ended without a response_done event.', {
+      retryable: !progress.emitted,
+    });
+  }
+  return done;
+}
+
+/**
+ * The per-attempt limits of `modelSettings`: `timeoutMs` (the whole attempt) and
+ * `streamIdleTimeoutMs` (no stream event for that long). When one fires, the attempt's signal
+ * aborts and the attempt fails with a retryable `ModelCallError` (code `timeout` /
+ * `stream_idle_timeout`) that is not replay-safe: the server may have taken the request.
+ */
+function attemptLimits(plan: TurnPlan, request: ModelRequest) {
+  const { timeoutMs, streamIdleTimeoutMs: idleMs } = plan.modelSettings;
+  const none = () => undefined;
+  if (timeoutMs === undefined && idleMs === undefined)
+    return { request, touch: none, timedOut: none, clear: none };
+  const { controller, unlink } = linkedController(request.signal);
+  let fired: ModelCallError | undefined;
+  const timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
+  /** (Re)arms the `code` timer: when it fires, the attempt is cancelled with a timeout error. */
+  const arm = (code: 'timeout' | 'stream_idle_timeout', ms: number | undefined, what: string) => {
+    clearTimeout(timers[code]);
+    if (ms === undefined) return;
+    timers[code] = setTimeout(() => {
+      const text = `Model "${plan.model.provider}:${plan.model.modelId}" ${what}`;
+      fired ??= new ModelCallError(`${text}; the call was cancelled.`, {
+        retryable: true,
+        replaySafe: false,
+        code,
+      });
+      controller.abort(fired);
+    }, ms);
+  };
+  arm('timeout', timeoutMs, `did not answer within ${timeoutMs} ms (modelSettings.timeoutMs)`);
+  return {
+    request: { ...request, signal: controller.signal },
+    touch: () =>
+      arm(
+        'stream_idle_timeout',
+        idleMs,
+        `sent no stream event for ${idleMs} ms (modelSettings.streamIdleTimeoutMs)`,
+      ),
+    timedOut: () => fired,
+    clear: () => {
+      for (const timer of Object.values(timers)) clearTimeout(timer);
+      unlink();
+    },
+  };
 }

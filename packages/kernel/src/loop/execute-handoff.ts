@@ -5,11 +5,12 @@
 import { UserError } from '../errors/errors.js';
 import type { HandoffInputData, HandoffInputFilter } from '../handoff/handoff.js';
 import { handoffOutputText } from '../handoff/handoff.js';
+import { nestHandoffHistory } from '../handoff/handoff-filters.js';
 import type { FunctionCallItem, FunctionCallOutputItem, Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { HandoffSpanData } from '../tracing/span-types.js';
 import type { TurnPlan } from './prepare-turn.js';
-import { type AnyAgent, appendItems, type RunRuntime } from './run-runtime.js';
+import { type AnyAgent, appendItems, outputItem, type RunRuntime } from './run-runtime.js';
 import { untilAborted } from './until-aborted.js';
 
 /** Output text for handoff calls beyond the first one of a response. */
@@ -34,36 +35,29 @@ export async function executeHandoff(
   );
   const parsed = await h.parseArguments(call.arguments);
   if (!parsed.ok) {
-    const out: FunctionCallOutputItem = {
-      type: 'function_call_output',
-      call_id: call.call_id,
-      output: parsed.message,
-    };
-    appendItems(rt, [
-      { type: 'tool_call_output_item', agent: from, raw_item: out, output: parsed.message },
-    ]);
+    appendItems(rt, [outputItem(from, call.call_id, parsed.message)]);
     if (span) rt.tracer!.endSpan(span, { message: 'invalid handoff arguments' });
     return undefined;
   }
   if (h.onHandoff)
     await untilAborted(Promise.resolve(h.onHandoff(state.context, parsed.value)), rt.signal);
-  const out: FunctionCallOutputItem = {
+  const raw_item: FunctionCallOutputItem = {
     type: 'function_call_output',
     call_id: call.call_id,
     output: handoffOutputText(target.name),
   };
+  const source_agent = from;
   appendItems(rt, [
-    {
-      type: 'handoff_output_item',
-      agent: from,
-      raw_item: out,
-      source_agent: from,
-      target_agent: target,
-    },
+    { type: 'handoff_output_item', agent: from, raw_item, source_agent, target_agent: target },
   ]);
   if (rt.options.hooks?.onHandoff) await rt.options.hooks.onHandoff(state.context, from, target);
   if (target.hooks?.onHandoff) await target.hooks.onHandoff(state.context, from, target);
-  if (h.inputFilter) await applyInputFilter(rt, h.inputFilter);
+  const { handoffInputFilter, nestHandoffHistory: nest } = rt.options;
+  const filter =
+    h.inputFilter ??
+    handoffInputFilter ??
+    (nest && !state.serverConversation ? nestHandoffHistory() : undefined);
+  if (filter) await applyInputFilter(rt, filter);
   if (span) rt.tracer!.endSpan(span);
   return target;
 }

@@ -6,6 +6,7 @@
 
 import type { FunctionToolResult } from '../agent/agent.js';
 import {
+  BatonError,
   DurabilityError,
   ToolCallError,
   ToolCallInDoubtError,
@@ -18,16 +19,17 @@ import type {
   ToolOutputGuardrail,
   ToolOutputGuardrailArgs,
 } from '../guardrail/tool-guardrail.js';
-import type { FunctionCallItem, FunctionCallOutputItem } from '../items/item-types.js';
+import type { FunctionCallItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { invokeTool } from './invoke-tool.js';
-import { NestedRunInterruption } from './nested-run.js';
+import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
-import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
+import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
 export const DEFAULT_REJECTION_TEXT = 'The user rejected this tool call; it was not executed.';
@@ -45,10 +47,11 @@ export interface ToolExecutionResult {
 /** The part of a turn's plan that tool execution reads. */
 type ToolPlan = Pick<TurnPlan, 'agent' | 'functionTools'>;
 
+/** What became of one call: an output (`ran`: the tool ran), approvals to wait for, or nothing. */
 type CallOutcome =
-  | { kind: 'output'; item: RunItem<AnyAgent>; ran: boolean; value: unknown }
-  | { kind: 'approval'; items: ToolApprovalRunItem<AnyAgent>[] }
-  | { kind: 'skip' };
+  | { output: RunItem<AnyAgent>; ran: boolean; value: unknown }
+  | { approvals: ToolApprovalRunItem<AnyAgent>[] }
+  | undefined;
 
 /** Runs the calls concurrently (bounded by `maxToolConcurrency`, default 8). */
 export async function executeFunctionCalls(
@@ -57,65 +60,38 @@ export async function executeFunctionCalls(
   calls: FunctionCallItem[],
 ): Promise<ToolExecutionResult> {
   const outcomes: CallOutcome[] = new Array(calls.length);
-  const limit = Math.max(1, rt.options.maxToolConcurrency ?? 8);
   let next = 0;
   let error: { value: unknown } | undefined;
   const worker = async () => {
     while (next < calls.length && !error) {
       const index = next++;
-      try {
-        outcomes[index] = await executeOne(rt, plan, calls[index]);
-      } catch (e) {
+      outcomes[index] = await executeOne(rt, plan, calls[index]).catch((e) => {
         error ??= { value: e };
-        outcomes[index] = { kind: 'skip' };
-      }
+        return undefined;
+      });
     }
   };
-  const workers: Promise<void>[] = [];
-  for (let i = 0; i < Math.min(limit, calls.length); i++) workers.push(worker());
-  await Promise.all(workers);
+  const limit = Math.min(rt.options.maxToolConcurrency ?? 8, calls.length);
+  await Promise.all(Array.from({ length: limit }, worker));
   const result: ToolExecutionResult = { outputs: [], approvals: [], toolResults: [], error };
-  for (let i = 0; i < outcomes.length; i++) {
-    const o = outcomes[i];
-    if (!o) continue;
-    if (o.kind === 'output') {
-      result.outputs.push(o.item);
-      if (o.ran)
-        result.toolResults.push({
-          toolName: calls[i].name,
-          callId: calls[i].call_id,
-          output: o.value,
-        });
-    } else if (o.kind === 'approval') result.approvals.push(...o.items);
-  }
+  outcomes.forEach((o, i) => {
+    if (o && 'approvals' in o) result.approvals.push(...o.approvals);
+    else if (o) {
+      result.outputs.push(o.output);
+      const { name: toolName, call_id: callId } = calls[i];
+      if (o.ran) result.toolResults.push({ toolName, callId, output: o.value });
+    }
+  });
   return result;
 }
 
-function outputItem(
-  agent: AnyAgent,
-  call: FunctionCallItem,
-  value: unknown,
-  ran: boolean,
-): CallOutcome {
-  const raw: FunctionCallOutputItem = {
-    type: 'function_call_output',
-    call_id: call.call_id,
-    output: toToolOutput(value),
-  };
-  return {
-    kind: 'output',
-    item: { type: 'tool_call_output_item', agent, raw_item: raw, output: value },
-    ran,
-    value,
-  };
-}
+const output = (agent: AnyAgent, call: FunctionCallItem, value: unknown, ran = false) => ({
+  output: outputItem(agent, call.call_id, value),
+  ran,
+  value,
+});
 
-function approvalOutcome(
-  agent: AnyAgent,
-  tool: FunctionTool,
-  call: FunctionCallItem,
-  kind?: 'in_doubt',
-): CallOutcome {
+function approval(agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, inDoubt = false) {
   const item: ToolApprovalRunItem<AnyAgent> = {
     type: 'tool_approval_item',
     agent,
@@ -125,8 +101,8 @@ function approvalOutcome(
     arguments: call.arguments,
     path: [],
   };
-  if (kind) item.kind = kind;
-  return { kind: 'approval', items: [item] };
+  if (inDoubt) item.kind = 'in_doubt';
+  return { approvals: [item] };
 }
 
 /**
@@ -138,24 +114,19 @@ async function checkToolGuardrails(
   results: ToolGuardrailResult[],
   args: ToolOutputGuardrailArgs,
 ): Promise<string | undefined> {
-  const toolName = args.toolCall.name;
-  const callId = args.toolCall.call_id;
+  const { name: toolName, call_id: callId } = args.toolCall;
   for (const guardrail of guardrails) {
     const out = await guardrail.execute(args);
     results.push({ guardrailName: guardrail.name, toolName, callId, output: out });
-    if (out.behavior.type === 'reject_content') return out.behavior.message;
-    if (out.behavior.type === 'throw') {
-      throw new ToolGuardrailTripwireTriggered(
-        guardrail.name,
-        toolName,
-        callId,
-        out.behavior.message,
-      );
-    }
+    const { behavior } = out;
+    if (behavior.type === 'reject_content') return behavior.message;
+    if (behavior.type === 'throw')
+      throw new ToolGuardrailTripwireTriggered(guardrail.name, toolName, callId, behavior.message);
   }
   return undefined;
 }
 
+/** Decides one call (exists, valid arguments, approval, input guardrails), then runs it. */
 async function executeOne(
   rt: RunRuntime,
   plan: ToolPlan,
@@ -163,34 +134,29 @@ async function executeOne(
 ): Promise<CallOutcome> {
   const { state } = rt;
   const agent = plan.agent;
-  if (rt.completedCallIds.has(call.call_id)) return { kind: 'skip' };
+  if (rt.completedCallIds.has(call.call_id)) return undefined;
   const tool = plan.functionTools.get(call.name);
-  if (!tool) {
-    return outputItem(
+  if (!tool)
+    return output(
       agent,
       call,
       `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
-      false,
     );
-  }
   const parsed = await tool.parseArguments(call.arguments);
-  if (!parsed.ok) return outputItem(agent, call, parsed.message, false);
+  if (!parsed.ok) return output(agent, call, parsed.message);
   const decision = state.isApproved(tool.name, call.call_id);
-  if (decision === false) {
-    return outputItem(
+  if (decision === false)
+    return output(
       agent,
       call,
       state.rejectionMessage(tool.name, call.call_id) ?? DEFAULT_REJECTION_TEXT,
-      false,
     );
-  }
   if (
     decision === undefined &&
     !state.nestedStates[call.call_id] &&
     (await tool.needsApproval(state.context, parsed.value, call.call_id))
-  ) {
-    return approvalOutcome(agent, tool, call);
-  }
+  )
+    return approval(agent, tool, call);
   const guardrailArgs = {
     context: state.context,
     agent,
@@ -203,7 +169,8 @@ async function executeOne(
     state.toolInputGuardrailResults,
     guardrailArgs,
   );
-  if (rejected !== undefined) return outputItem(agent, call, rejected, false);
+  if (rejected !== undefined) return output(agent, call, rejected);
+  checkAborted(rt.signal); // an aborted (or cancelled) run starts no further tool
   await callHooks(rt, agent, (h) => h.onToolStart?.(state.context, agent, tool.name, call));
   const span = rt.tracer?.startSpan<FunctionSpanData>(
     {
@@ -214,79 +181,85 @@ async function executeOne(
     },
     rt.turnSpan,
   );
-  const endSpan = (error?: string) =>
-    span && rt.tracer!.endSpan(span, error === undefined ? undefined : { message: error });
   let value: unknown;
-  let failureText: string | undefined;
+  let failure: string | undefined; // the model-visible text of a failed call
   try {
-    value = await invokeTool(rt, agent, tool, call, parsed.value, span, decision === true);
-  } catch (error) {
-    if (ToolCallInDoubtError.isInstance(error)) {
-      endSpan('in doubt');
-      return approvalOutcome(agent, tool, call, 'in_doubt');
-    }
-    if (error instanceof NestedRunInterruption) {
-      endSpan();
-      state.nestedStates[call.call_id] = error.state;
-      return {
-        kind: 'approval',
-        items: error.state.interruptions.map((i) => ({ ...i, path: [call.call_id, ...i.path] })),
-      };
-    }
-    if (rt.signal?.aborted) {
-      endSpan('aborted');
-      throw toAbortError(rt.signal, error);
-    }
-    const fatal = fatalToolError(tool, call, error);
-    if (fatal) {
-      endSpan(fatal.message);
-      throw fatal;
-    }
-    failureText =
-      (await (tool.errorFunction ?? defaultToolErrorFunction)(state.context, error, {
-        toolName: tool.name,
-        callId: call.call_id,
-      })) ?? defaultToolErrorFunction(state.context, error);
-    value = failureText;
-  }
-  delete state.nestedStates[call.call_id];
-  if (failureText === undefined) {
-    guardrailArgs.output = value;
     try {
+      value = await invokeTool(rt, agent, tool, call, parsed.value, span, decision === true);
+    } catch (error) {
+      if (ToolCallInDoubtError.isInstance(error)) {
+        if (span) rt.tracer!.endSpan(span, { message: 'in doubt' });
+        return approval(agent, tool, call, true);
+      }
+      if (error instanceof NestedRunStop && !error.failure) {
+        // The nested run paused: its interruptions become the parent's, nested under this call.
+        state.nestedStates[call.call_id] = error.state!;
+        if (span) rt.tracer!.endSpan(span);
+        return {
+          approvals: error.state!.interruptions.map((i) => ({
+            ...i,
+            path: [call.call_id, ...i.path],
+          })),
+        };
+      }
+      throwIfFatal(rt, tool, call, error);
+      const details = { toolName: tool.name, callId: call.call_id };
+      const text = await (tool.errorFunction ?? defaultToolErrorFunction)(
+        state.context,
+        error,
+        details,
+      );
+      value = failure = text ?? defaultToolErrorFunction(state.context, error);
+    }
+    delete state.nestedStates[call.call_id];
+    guardrailArgs.output = value;
+    if (failure === undefined)
       value =
         (await checkToolGuardrails(
           tool.outputGuardrails,
           state.toolOutputGuardrailResults,
           guardrailArgs,
         )) ?? value;
-    } catch (error) {
-      endSpan((error as Error).message);
-      throw error;
-    }
+  } catch (error) {
+    if (span) rt.tracer!.failSpan(span, error);
+    throw error;
   }
-  if (span && rt.tracer!.includeSensitiveData) {
-    const output = toToolOutput(value);
-    span.data.output = typeof output === 'string' ? output : JSON.stringify(output);
+  if (span) {
+    const text = toToolOutput(value);
+    if (rt.tracer!.includeSensitiveData)
+      span.data.output = typeof text === 'string' ? text : JSON.stringify(text);
+    rt.tracer!.endSpan(span, failure === undefined ? undefined : { message: failure });
   }
-  endSpan(failureText);
   await callHooks(rt, agent, (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
-  return outputItem(agent, call, value, true);
+  return output(agent, call, value, true);
 }
 
-/** Errors that fail the run instead of becoming model-visible output. */
-function fatalToolError(
+/**
+ * Throws what fails the run instead of becoming model-visible output: the abort, a nested run's
+ * own failure, a tripwire, a durability failure, a `'raise'` timeout, any error of a tool whose
+ * `errorFunction` is null.
+ */
+function throwIfFatal(
+  rt: RunRuntime,
   tool: FunctionTool,
   call: FunctionCallItem,
   error: unknown,
-): Error | undefined {
+): void {
+  if (error instanceof NestedRunStop) {
+    // Kept, so resuming the parent resumes the nested run; the error carries the parent state.
+    if (error.state) rt.state.nestedStates[call.call_id] = error.state;
+    const nested = error.failure!.error;
+    if (BatonError.isInstance(nested)) (nested as { state?: unknown }).state = undefined;
+    throw nested;
+  }
+  if (rt.signal?.aborted) throw toAbortError(rt.signal, error);
   if (ToolGuardrailTripwireTriggered.isInstance(error) || DurabilityError.isInstance(error))
-    return error as Error;
-  if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise') return error;
+    throw error;
+  if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise') throw error;
   if (tool.errorFunction === null) {
-    return new ToolCallError(
+    throw new ToolCallError(
       `Tool "${tool.name}" (call ${call.call_id}) failed and its errorFunction is null, so the run stops.`,
       { toolName: tool.name, callId: call.call_id, cause: error },
     );
   }
-  return undefined;
 }

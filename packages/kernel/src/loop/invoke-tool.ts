@@ -1,15 +1,15 @@
 /**
  * Invoking one tool: its `details` (idempotency key, attempt, abort signal), the timeout, the
- * span scope for user code, the link a nested agent-as-tool run needs, and the durability wrap.
+ * span scope for user code, the runner an agent used as a tool needs, and the durability wrap.
  */
+import { type AgentToolRunner, RUN_AGENT_TOOL } from '../agent/as-tool.js';
 import { ToolTimeoutError } from '../errors/errors.js';
 import type { FunctionCallItem } from '../items/item-types.js';
 import type { FunctionTool, ToolCallDetails } from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
 import type { Span } from '../tracing/span-types.js';
-import { PARENT_RUN, type ParentRunLink } from './nested-run.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
-import { untilAborted } from './until-aborted.js';
+import { linkedController, untilAborted } from './until-aborted.js';
 
 /** Runs the tool's `execute` with its timeout, abort signal and durability wrap. */
 export async function invokeTool(
@@ -22,24 +22,19 @@ export async function invokeTool(
   approved: boolean,
 ): Promise<unknown> {
   const { state } = rt;
-  const controller = tool.timeoutMs !== undefined || rt.signal ? new AbortController() : undefined;
-  const onRunAbort = () => controller?.abort(rt.signal?.reason);
-  rt.signal?.addEventListener('abort', onRunAbort, { once: true });
-  const details: ToolCallDetails & { [PARENT_RUN]?: ParentRunLink } = {
+  const { controller, unlink } = linkedController(rt.signal);
+  const details: ToolCallDetails & { [RUN_AGENT_TOOL]?: AgentToolRunner } = {
     callId: call.call_id,
     toolCall: call,
     agent,
     idempotencyKey: `${state.runId}:${call.call_id}`,
     attempt: 1,
-    signal: controller?.signal ?? NEVER_ABORTED,
+    signal: controller.signal,
   };
-  // A symbol key: invisible to JSON.stringify and Object.keys; read by agent-as-tool runs.
-  details[PARENT_RUN] = {
-    options: rt.options,
-    tracer: rt.tracer,
-    span,
-    nestedState: state.nestedStates[call.call_id],
-  };
+  // A symbol key (invisible to JSON.stringify and Object.keys): how an agent tool runs its agent.
+  const runAgentTool = rt.runAgentTool;
+  if (runAgentTool)
+    details[RUN_AGENT_TOOL] = (request) => runAgentTool(rt, call, span, details.signal, request);
   const run = (override?: { attempt?: number }) => {
     if (override?.attempt) details.attempt = override.attempt;
     return Promise.resolve(tool.execute(args, state.context, details));
@@ -68,15 +63,13 @@ export async function invokeTool(
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const error = new ToolTimeoutError(tool.name, call.call_id, tool.timeoutMs!);
-          controller!.abort(error);
+          controller.abort(error);
           reject(error);
         }, tool.timeoutMs);
       }),
     ]);
   } finally {
     if (timer) clearTimeout(timer);
-    rt.signal?.removeEventListener('abort', onRunAbort);
+    unlink();
   }
 }
-
-const NEVER_ABORTED: AbortSignal = new AbortController().signal;

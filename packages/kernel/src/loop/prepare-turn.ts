@@ -2,14 +2,10 @@
  * Turn preparation: the execution agent (capabilities applied once per run), the tools and
  * handoffs enabled this turn, instructions, model settings and the resolved model.
  */
-import {
-  type Capability,
-  type CapabilityRun,
-  cloneCapability,
-  type RunOutcome,
-} from '../capability/capability.js';
+import { type CapabilityRun, cloneCapability, type RunOutcome } from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { Handoff } from '../handoff/handoff.js';
+import { runItemsToInputItems } from '../items/run-items.js';
 import type {
   Model,
   ModelSettings,
@@ -17,24 +13,9 @@ import type {
   ToolDefinition,
 } from '../model/model.js';
 import type { ResolvedSchema } from '../tool/schema.js';
-import {
-  type FunctionTool,
-  type HostedTool,
-  type Tool,
-  toFunctionToolDefinition,
-} from '../tool/tool.js';
+import { type FunctionTool, type HostedTool, toFunctionToolDefinition } from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
-import type { AnyAgent, RunRuntime } from './run-runtime.js';
-
-/** An agent as it runs in this run: capabilities cloned and set up, their tools and fragments. */
-export interface PreparedAgent {
-  agent: AnyAgent;
-  capabilities: Capability[];
-  capabilityRun: CapabilityRun;
-  extraTools: Tool[];
-  instructionFragments: string[];
-  setUp: boolean;
-}
+import type { AnyAgent, PreparedAgent, RunRuntime } from './run-runtime.js';
 
 /** Everything one model call of one agent needs. */
 export interface TurnPlan {
@@ -45,6 +26,8 @@ export interface TurnPlan {
   functionTools: Map<string, FunctionTool>;
   handoffs: Map<string, Handoff<any, AnyAgent>>;
   toolDefinitions: ToolDefinition[];
+  /** The enabled hosted tools (their approval callbacks). */
+  hostedTools: HostedTool[];
   modelSettings: ModelSettings;
   outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
 }
@@ -60,6 +43,11 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     runId: rt.state.runId,
     signal: rt.signal,
     getModel: () => resolveModel(rt, agent),
+    transcript: () => ({
+      input: rt.newInput.slice(),
+      generated: runItemsToInputItems(rt.state.generatedItems),
+      sessionId: rt.options.session?.sessionId,
+    }),
     state: {
       get: (key) => extensions[key],
       set: (key, value) => {
@@ -132,6 +120,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   const functionTools = new Map<string, FunctionTool>();
   const handoffs = new Map<string, Handoff<any, AnyAgent>>();
   const toolDefinitions: ToolDefinition[] = [];
+  const hostedTools: HostedTool[] = [];
   const owners = new Map<string, string>();
   const claim = (name: string, owner: string) => {
     const previous = owners.get(name);
@@ -150,6 +139,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     } else {
       const hosted = t as HostedTool;
       if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
+      hostedTools.push(hosted);
       toolDefinitions.push({
         type: 'hosted_tool',
         name: hosted.name,
@@ -197,6 +187,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     functionTools,
     handoffs,
     toolDefinitions,
+    hostedTools,
     modelSettings,
     outputSchema: agent.getOutputSchema(),
   };

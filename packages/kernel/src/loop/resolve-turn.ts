@@ -2,19 +2,14 @@
  * Classifies a model response into run items (messages, reasoning, tool calls, handoff calls,
  * hosted items) and decides the final output. Pure over its inputs except for `toolNotFound`.
  */
-import { ModelBehaviorError } from '../errors/errors.js';
+import { ModelBehaviorError, UserError } from '../errors/errors.js';
 import { extractRefusal, extractText } from '../items/item-helpers.js';
-import type {
-  FunctionCallItem,
-  FunctionCallOutputItem,
-  Item,
-  MessageItem,
-} from '../items/item-types.js';
+import type { FunctionCallItem, Item, MessageItem } from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import type { ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnPlan } from './prepare-turn.js';
-import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
 
 /** A classified response. `pending` is what side effects must still happen this turn. */
 export interface ProcessedResponse {
@@ -102,20 +97,15 @@ export function processResponse(
             );
           }
           items.push({ type: 'tool_call_item', agent, raw_item: call });
-          const out: FunctionCallOutputItem = {
-            type: 'function_call_output',
-            call_id: call.call_id,
-            output: toolNotFoundText(call.name, plan),
-          };
-          immediateOutputs.push({
-            type: 'tool_call_output_item',
-            agent,
-            raw_item: out,
-            output: out.output,
-          });
+          immediateOutputs.push(outputItem(agent, call.call_id, toolNotFoundText(call.name, plan)));
         }
         break;
       }
+      case 'mcp_approval_request':
+        // A hosted MCP call the server runs only once it is approved (see hosted-approvals.ts).
+        items.push({ type: 'tool_call_item', agent, raw_item: item });
+        pending.hostedApprovalRequests = [...(pending.hostedApprovalRequests ?? []), item];
+        break;
       default:
         // Hosted-tool items (web_search_call, mcp_call, compaction, …) pass through.
         items.push({ type: 'tool_call_item', agent, raw_item: item as any });
@@ -124,51 +114,55 @@ export function processResponse(
   return { items, pending, immediateOutputs, lastMessage };
 }
 
+/** The `{ finalOutput }` an error handler returned. @throws UserError for anything else. */
+export function handledOutput(name: string, handled: unknown): unknown {
+  if (!handled || typeof handled !== 'object' || !('finalOutput' in handled))
+    throw new UserError(`errorHandlers.${name} must return { finalOutput }.`);
+  return handled.finalOutput;
+}
+
 /**
  * The final output of a message: plain text, or parsed JSON validated against the agent's
- * output type.
- * @throws ModelBehaviorError (with `rawText`) when the output is not valid for the output type.
+ * output type. A refusal goes to `errorHandlers.modelRefusal` when the run has one (else a
+ * structured output refused is invalid); invalid output to `errorHandlers.invalidFinalOutput`.
+ * @throws ModelBehaviorError (with `rawText`) when the output is invalid and no handler takes it.
  */
-export async function parseFinalOutput(
+export async function finalOutputOf(
+  rt: RunRuntime,
   plan: TurnPlan,
   message: MessageItem,
-): Promise<
-  { ok: true; value: unknown } | { ok: false; error: ModelBehaviorError; rawText: string }
-> {
+): Promise<unknown> {
+  const handlers = rt.options.errorHandlers ?? {};
+  const ctx = rt.state.context;
   const text = extractText(message);
-  if (!plan.outputSchema) return { ok: true, value: text };
-  const refusal = extractRefusal(message);
-  if (refusal !== undefined && text === '') {
-    return {
-      ok: false,
-      rawText: refusal,
-      error: new ModelBehaviorError(
-        `Agent "${plan.agent.name}": the model refused to produce the structured output: ${refusal}`,
-        { rawText: refusal },
-      ),
-    };
-  }
+  const refusal = text === '' ? extractRefusal(message) : undefined;
+  if (refusal !== undefined && handlers.modelRefusal)
+    return handledOutput('modelRefusal', await handlers.modelRefusal(ctx, { refusal }));
+  if (!plan.outputSchema) return text;
+  const agent = `Agent "${plan.agent.name}"`;
+  const invalid = async (rawText: string, message: string) => {
+    if (!handlers.invalidFinalOutput) throw new ModelBehaviorError(message, { rawText });
+    const handled = await handlers.invalidFinalOutput(ctx, { rawText, message });
+    return handledOutput('invalidFinalOutput', handled);
+  };
+  if (refusal !== undefined)
+    return invalid(
+      refusal,
+      `${agent}: the model refused to produce the structured output: ${refusal}`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return {
-      ok: false,
-      rawText: text,
-      error: new ModelBehaviorError(
-        `Agent "${plan.agent.name}": the final output is not valid JSON (${(e as Error).message}). Raw text is on error.rawText.`,
-        { rawText: text },
-      ),
-    };
+    return invalid(
+      text,
+      `${agent}: the final output is not valid JSON (${(e as Error).message}). Raw text is on error.rawText.`,
+    );
   }
   const result = await plan.outputSchema.validate(value);
-  if (result.ok) return { ok: true, value: result.value };
-  return {
-    ok: false,
-    rawText: text,
-    error: new ModelBehaviorError(
-      `Agent "${plan.agent.name}": the final output does not match its outputType:\n${result.message}`,
-      { rawText: text },
-    ),
-  };
+  if (result.ok) return result.value;
+  return invalid(
+    text,
+    `${agent}: the final output does not match its outputType:\n${result.message}`,
+  );
 }

@@ -6,7 +6,7 @@ import type { BackoffOptions } from './run-options.js';
 export function defaultRetryAdvice(error: unknown): RetryAdvice {
   if (ModelCallError.isInstance(error)) {
     const e = error as ModelCallError;
-    return { retry: e.retryable, delayMs: e.retryAfterMs };
+    return { retry: e.retryable, delayMs: e.retryAfterMs, replaySafe: e.replaySafe };
   }
   return { retry: false };
 }

@@ -106,9 +106,10 @@ describe('RunState misuse', () => {
   it('refuses bad limits and two agents sharing a name before any model call', async () => {
     const m = new ScriptedModel([[msg('x')]]);
     const agent = new Agent({ name: 'A', model: m });
-    await expect(run(agent, 'x', { maxTurns: Number.POSITIVE_INFINITY })).rejects.toThrow(
-      /maxTurns must be a whole number/,
-    );
+    for (const maxTurns of [0, -1, 1.5, Number.NaN])
+      await expect(run(agent, 'x', { maxTurns })).rejects.toThrow(
+        /maxTurns must be a whole number of at least 1 \(or null for no limit\)/,
+      );
     await expect(run(agent, 'x', { maxToolConcurrency: Number.NaN })).rejects.toThrow(
       /maxToolConcurrency/,
     );

@@ -1,9 +1,9 @@
 /**
  * Stream events of a run (`stream: true`), shapes as in the OpenAI Agents SDK. The
- * non-streaming run consumes the same events, so both modes produce the same items.
+ * non-streaming run consumes the same events, so both modes produce the same items. `A` is the
+ * agent type (a `StreamedRunResult` yields `Agent`s).
  */
-import type { Agent } from '../agent/agent.js';
-import type { RunItem } from '../items/run-items.js';
+import type { AgentRef, RunItem } from '../items/run-items.js';
 import type { ModelStreamEvent } from '../model/model.js';
 
 /** Names of `run_item_stream_event`s. */
@@ -23,16 +23,32 @@ export interface RawModelStreamEvent {
 }
 
 /** A run item was created. */
-export interface RunItemStreamEvent {
+export interface RunItemStreamEvent<A extends AgentRef = AgentRef> {
   type: 'run_item_stream_event';
   name: RunItemEventName;
-  item: RunItem<Agent<any, any>>;
+  item: RunItem<A>;
 }
 
 /** The current agent changed (run start, handoff). */
-export interface AgentUpdatedStreamEvent {
+export interface AgentUpdatedStreamEvent<A extends AgentRef = AgentRef> {
   type: 'agent_updated_stream_event';
-  agent: Agent<any, any>;
+  agent: A;
 }
 
-export type RunStreamEvent = RawModelStreamEvent | RunItemStreamEvent | AgentUpdatedStreamEvent;
+/**
+ * An event of a nested run (an agent used as a tool) while it runs: `event` as the nested run
+ * emitted it, `agent` the nested run's current agent, `toolCallId` the parent's call. Nested
+ * runs of nested runs arrive wrapped once per level.
+ */
+export interface NestedRunStreamEvent<A extends AgentRef = AgentRef> {
+  type: 'nested_run_stream_event';
+  toolCallId: string;
+  agent: A;
+  event: RunStreamEvent<A>;
+}
+
+export type RunStreamEvent<A extends AgentRef = AgentRef> =
+  | RawModelStreamEvent
+  | RunItemStreamEvent<A>
+  | AgentUpdatedStreamEvent<A>
+  | NestedRunStreamEvent<A>;

@@ -11,7 +11,7 @@ import {
 import type { GuardrailResult, InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import type { GuardrailSpanData } from '../tracing/span-types.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
-import { untilAborted } from './until-aborted.js';
+import { linkedController, untilAborted } from './until-aborted.js';
 
 async function runOne(
   rt: RunRuntime,
@@ -36,8 +36,7 @@ async function runOne(
     }
     return { guardrailName: guardrail.name, agentName: agent.name, output };
   } catch (error) {
-    if (span)
-      rt.tracer!.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
+    if (span) rt.tracer!.failSpan(span, error);
     throw error;
   }
 }
@@ -73,21 +72,12 @@ export function startParallelInputGuardrails(
   agent: AnyAgent,
   guardrails: InputGuardrail[],
 ): { signal: AbortSignal; done: Promise<unknown> } {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(rt.signal?.reason);
-  rt.signal?.addEventListener('abort', onAbort, { once: true });
-  const done = runInputGuardrails(rt, agent, guardrails).then(
-    (results) => {
-      rt.signal?.removeEventListener('abort', onAbort);
-      return results;
-    },
-    (error) => {
-      rt.signal?.removeEventListener('abort', onAbort);
-      controller.abort(error);
-      throw error;
-    },
-  );
-  done.catch(() => {});
+  const { controller, unlink } = linkedController(rt.signal);
+  const done = runInputGuardrails(rt, agent, guardrails).catch((error) => {
+    controller.abort(error);
+    throw error;
+  });
+  done.then(unlink, unlink);
   return { signal: controller.signal, done };
 }
 
@@ -97,9 +87,10 @@ export async function runOutputGuardrails(
   agent: AnyAgent,
   output: unknown,
 ): Promise<void> {
-  if (agent.outputGuardrails.length === 0) return;
+  const guardrails = [...agent.outputGuardrails, ...(rt.options.outputGuardrails ?? [])];
+  if (guardrails.length === 0) return;
   const args = { agent, output, context: rt.state.context };
-  const results = await Promise.all(agent.outputGuardrails.map((g) => runOne(rt, agent, g, args)));
+  const results = await Promise.all(guardrails.map((g) => runOne(rt, agent, g, args)));
   rt.state.outputGuardrailResults.push(...results);
   const tripped = results.find((r) => r.output.tripwireTriggered);
   if (tripped) throw new OutputGuardrailTripwireTriggered(tripped.guardrailName, tripped);

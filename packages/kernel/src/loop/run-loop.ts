@@ -4,12 +4,13 @@
  */
 
 import type { RunOutcome } from '../capability/capability.js';
-import { BatonError, MaxTurnsExceededError, RunAbortedError, UserError } from '../errors/errors.js';
+import { BatonError, MaxTurnsExceededError, RunAbortedError } from '../errors/errors.js';
 import { dropOrphanCalls } from '../items/item-helpers.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { AgentSpanData, SpanInterruption } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { teardownAgents } from './prepare-turn.js';
+import { handledOutput } from './resolve-turn.js';
 import { toAbortError } from './retry.js';
 import { runOutputGuardrails } from './run-guardrails.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
@@ -70,14 +71,11 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
     // Resuming a final output whose session write failed: only that write is left to do.
     if (state.hasFinalOutput) return await complete(rt);
     for (;;) {
-      if (!state.pendingTurn && state.currentTurn >= state.maxTurns) {
+      const { maxTurns } = state;
+      if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
-        if (!handler) throw new MaxTurnsExceededError(state.maxTurns);
-        const handled = await handler(state.context, { maxTurns: state.maxTurns });
-        if (!handled || !('finalOutput' in handled)) {
-          throw new UserError('errorHandlers.maxTurns must return { finalOutput }.');
-        }
-        await finish(rt, handled.finalOutput);
+        if (!handler) throw new MaxTurnsExceededError(maxTurns);
+        await finish(rt, handledOutput('maxTurns', await handler(state.context, { maxTurns })));
         return;
       }
       const step = await runTurn(rt);

@@ -1,5 +1,7 @@
 /** Options of `run()` (and defaults of a `Runner`). */
 import type { RunHooks } from '../agent/hooks.js';
+import type { InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
+import type { HandoffInputFilter } from '../handoff/handoff.js';
 import type { Item } from '../items/item-types.js';
 import type {
   Model,
@@ -67,8 +69,11 @@ export interface DurabilityHooks {
 export interface RunOptions<TContext = any> {
   /** The caller's context object; given to tools, guardrails and hooks, never to the model. */
   context?: TContext;
-  /** Model calls allowed for the whole run (all agents). Default 10. */
-  maxTurns?: number;
+  /**
+   * Model calls allowed for the whole run (all agents): a whole number ≥ 1, or `null` (or
+   * `Infinity`) for no limit. Default 10. On a resume, replaces the limit the state stored.
+   */
+  maxTurns?: number | null;
   signal?: AbortSignal;
   /** Resolves model names (agents' `model` strings and `model` below). */
   modelProvider?: ModelProvider;
@@ -96,7 +101,27 @@ export interface RunOptions<TContext = any> {
       ctx: RunContext<TContext>,
       info: { rawText: string; message: string },
     ) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+    /**
+     * Produces the final output when the model refuses (its last message holds only a `refusal`
+     * part): instead of `ModelBehaviorError` for a structured output, instead of `''` for text.
+     */
+    modelRefusal?: (
+      ctx: RunContext<TContext>,
+      info: { refusal: string },
+    ) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
   };
+  /** Input guardrails for the run, after the starting agent's own (same rules: first turn only). */
+  inputGuardrails?: InputGuardrail<TContext>[];
+  /** Output guardrails for the run, after the final agent's own. */
+  outputGuardrails?: OutputGuardrail<TContext>[];
+  /** Input filter of every handoff that has none of its own. */
+  handoffInputFilter?: HandoffInputFilter;
+  /**
+   * Fold the history into one summary message at each handoff that has no input filter (as
+   * `nestHandoffHistory()`). Default false. Skipped in a server-managed conversation (the
+   * server owns the history).
+   */
+  nestHandoffHistory?: boolean;
   hooks?: RunHooks<TContext>;
   session?: Session;
   sessionSettings?: SessionSettings;

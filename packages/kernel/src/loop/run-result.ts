@@ -3,9 +3,10 @@
  * events whose fields fill in once the run is done). Both read the same `RunState`.
  */
 import type { Agent, OutputOf, OutputType } from '../agent/agent.js';
-import { UserError } from '../errors/errors.js';
+import { RunAbortedError, UserError } from '../errors/errors.js';
 import type { GuardrailResult } from '../guardrail/guardrail.js';
 import type { ToolGuardrailResult } from '../guardrail/tool-guardrail.js';
+import { dropOrphanCalls } from '../items/item-helpers.js';
 import type { Item } from '../items/item-types.js';
 import {
   type RunItem,
@@ -42,9 +43,15 @@ export class RunResultBase<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   get newItems(): RunItem<AnyAgent>[] {
     return this.state.generatedItems;
   }
-  /** Input plus generated items as plain items: feed it into the next run. */
+  /**
+   * Input plus generated items as plain items, ready to feed into the next run: a function call
+   * without its output (a paused, aborted or cancelled turn) is left out (invariant 5).
+   */
   get history(): Item[] {
-    return [...this.state.originalInput, ...runItemsToInputItems(this.state.generatedItems)];
+    return dropOrphanCalls([
+      ...this.state.originalInput,
+      ...runItemsToInputItems(this.state.generatedItems),
+    ]);
   }
   /** Same as `history`. */
   toInputList(): Item[] {
@@ -91,38 +98,43 @@ export class RunResult<TContext = any, TAgent extends AnyAgent = AnyAgent> exten
 /**
  * The result of `run(..., { stream: true })`: iterate it for events; `completed` resolves when
  * the run is done (rejects with the run's error). The run proceeds whether or not events are
- * consumed; events are buffered for a late consumer. Iterate once.
+ * consumed; events are buffered for a late consumer. Iterate once. Leaving the `for await` loop
+ * early (`break`, `return`, a throw) or calling `cancel()` stops the run.
  */
 export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgent>
   extends RunResultBase<TContext, TAgent>
-  implements AsyncIterable<RunStreamEvent>
+  implements AsyncIterable<RunStreamEvent<AnyAgent>>
 {
   /** Resolves when the run ends; rejects with its error. */
   completed: Promise<void> = Promise.resolve();
   /** The run's error once it failed. */
   error: unknown;
-  private buffer: RunStreamEvent[] = [];
+  private buffer: RunStreamEvent<AnyAgent>[] = [];
   private head = 0;
   private done = false;
   private failed = false;
   private iterated = false;
   private wake: (() => void) | undefined;
+  private stop: ((reason: RunAbortedError) => void) | undefined;
+  /** True once the consumer cancelled the run (`cancel()`, or left the iteration early). */
+  cancelled = false;
 
   /** Receives the loop's events (bound, so the loop can call it directly). */
-  readonly push = (event: RunStreamEvent): void => {
+  readonly push = (event: RunStreamEvent<AnyAgent>): void => {
     this.buffer.push(event);
     const wake = this.wake;
-    if (wake) {
-      this.wake = undefined;
-      wake();
-    }
+    this.wake = undefined;
+    wake?.();
   };
 
-  /** Ties the result to the running loop (internal). */
-  attach(loop: Promise<void>): void {
+  /** Ties the result to the running loop and the way to abort it (internal). */
+  attach(loop: Promise<void>, stop: (reason: RunAbortedError) => void): void {
+    this.stop = stop;
     this.completed = loop.then(
       () => this.finish(undefined),
       (error) => {
+        // A cancel is the consumer's own decision, not a failure: `completed` resolves.
+        if (this.cancelled && RunAbortedError.isInstance(error)) return this.finish(undefined);
         this.finish(error, true);
         throw error;
       },
@@ -130,45 +142,64 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
     this.completed.catch(() => {});
   }
 
+  /**
+   * Stops the run: no further tool starts and no further model call; running tool calls and
+   * the model call get the abort signal. `completed` then resolves, `state` holds a resumable
+   * state and `history` is replayable; a session keeps only whole turns. No-op once done.
+   */
+  cancel(): void {
+    if (this.done || this.cancelled) return;
+    this.cancelled = true;
+    this.stop?.(
+      new RunAbortedError(
+        'The run was cancelled by its stream consumer (stream.cancel() or leaving the for await loop).',
+      ),
+    );
+  }
+
   private finish(error: unknown, failed = error !== undefined): void {
     this.error = error;
     this.failed = failed;
     this.done = true;
     this.wake?.();
-    this.wake = undefined;
   }
 
   /**
    * The run's events, in order. Iterate once: a second iterator (or `toTextStream()` after
    * iterating) throws `UserError`, since events are handed out as they are consumed.
    */
-  [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent> {
+  [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<AnyAgent>> {
     if (this.iterated) {
       throw new UserError(
         'A StreamedRunResult can be iterated once (its events are consumed as they are read); keep the events you need from the first loop.',
       );
     }
     this.iterated = true;
-    const next = (): Promise<IteratorResult<RunStreamEvent>> => {
-      if (this.head < this.buffer.length) {
-        const value = this.buffer[this.head];
-        this.buffer[this.head++] = undefined as unknown as RunStreamEvent;
-        if (this.head === this.buffer.length) {
-          this.buffer = [];
-          this.head = 0;
+    return this.events();
+  }
+
+  private async *events(): AsyncGenerator<RunStreamEvent<AnyAgent>> {
+    try {
+      for (;;) {
+        // Handed-out events are released at once (a long run does not keep its deltas).
+        for (; this.head < this.buffer.length; this.head++) {
+          const event = this.buffer[this.head];
+          this.buffer[this.head] = undefined as unknown as RunStreamEvent<AnyAgent>;
+          yield event;
         }
-        return Promise.resolve({ value, done: false });
+        this.buffer = [];
+        this.head = 0;
+        if (this.done) {
+          if (this.failed) throw this.error;
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
       }
-      if (this.done) {
-        return this.failed
-          ? Promise.reject(this.error)
-          : Promise.resolve({ value: undefined, done: true });
-      }
-      return new Promise<void>((resolve) => {
-        this.wake = resolve;
-      }).then(next);
-    };
-    return { next };
+    } finally {
+      this.cancel(); // a consumer that leaves early stops the run (no-op once it ended)
+    }
   }
 
   /** The assistant text deltas only, as an async iterable of strings. */

@@ -3,18 +3,30 @@
  * resolved models, tracer, spans, the incremental model-input view). Never serialized.
  */
 import type { Agent } from '../agent/agent.js';
-import type { Item } from '../items/item-types.js';
+import type { AgentToolRequest, AgentToolRunResult } from '../agent/as-tool.js';
+import type { Capability, CapabilityRun } from '../capability/capability.js';
+import type { FunctionCallItem, Item } from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import type { Model } from '../model/model.js';
 import type { RunState } from '../run-state/run-state.js';
+import { type Tool, toToolOutput } from '../tool/tool.js';
 import type { Span } from '../tracing/span-types.js';
 import type { Tracer } from '../tracing/tracer.js';
 import type { NextStep } from './next-step.js';
-import type { PreparedAgent } from './prepare-turn.js';
-import type { RunStreamEvent } from './run-events.js';
+import type { RunItemEventName, RunStreamEvent } from './run-events.js';
 import type { RunOptions } from './run-options.js';
 
 export type AnyAgent = Agent<any, any>;
+
+/** An agent as it runs in this run: capabilities cloned and set up, their tools and fragments. */
+export interface PreparedAgent {
+  agent: AnyAgent;
+  capabilities: Capability[];
+  capabilityRun: CapabilityRun;
+  extraTools: Tool[];
+  instructionFragments: string[];
+  setUp: boolean;
+}
 
 export interface RunRuntime {
   state: RunState<any, AnyAgent>;
@@ -36,7 +48,7 @@ export interface RunRuntime {
   modelInputOwned: boolean;
   pendingModelItems: Item[];
   /** Receives the run's stream events (a no-op for non-streaming runs). */
-  emit: (event: RunStreamEvent) => void;
+  emit: (event: RunStreamEvent<AnyAgent>) => void;
   /** The run's new input (session history excluded), for input guardrails. */
   newInput: Item[];
   /** Index in `state.generatedItems` where the current turn's items start. */
@@ -51,12 +63,26 @@ export interface RunRuntime {
   nested: boolean;
   /** Whether this run segment is resuming a paused state. */
   resumed: boolean;
-  /** Forwarded events of nested runs (agent-as-tool `onStream`) are not part of this stream. */
   promptCacheKey: string;
   /** Turns this segment may run (`runStep` sets 1); undefined = until done. */
   turnBudget?: number;
   /** What the last turn decided (for `runStep`). */
   lastStep?: NextStep['type'];
+  /** Runs an agent used as a tool for one call of this run (set by the entry points). */
+  runAgentTool?: (
+    parent: RunRuntime,
+    call: FunctionCallItem,
+    span: Span | undefined,
+    signal: AbortSignal,
+    request: AgentToolRequest,
+  ) => Promise<AgentToolRunResult>;
+}
+
+/** The call id a run item answers: a tool/handoff output's `call_id`, an approval response's request id. */
+export function outputCallId(item: RunItem<AnyAgent>): string | undefined {
+  if (item.type !== 'tool_call_output_item' && item.type !== 'handoff_output_item') return;
+  const raw = item.raw_item as { call_id?: string; approval_request_id?: string };
+  return raw.call_id ?? raw.approval_request_id;
 }
 
 /** Appends run items to the state and the model view; returns the stream events for them. */
@@ -64,10 +90,8 @@ export function appendItems(rt: RunRuntime, items: RunItem<AnyAgent>[]): void {
   for (const item of items) {
     rt.state.generatedItems.push(item);
     if (item.type !== 'tool_approval_item') rt.pendingModelItems.push(item.raw_item);
-    if (item.type === 'tool_call_output_item' || item.type === 'handoff_output_item') {
-      const callId = (item.raw_item as { call_id?: string }).call_id;
-      if (callId) rt.completedCallIds.add(callId);
-    }
+    const callId = outputCallId(item);
+    if (callId) rt.completedCallIds.add(callId);
   }
 }
 
@@ -85,21 +109,27 @@ export function currentModelInput(rt: RunRuntime): Item[] {
   return rt.modelInput;
 }
 
-/** Event name for a run item. */
-export function itemEvent(item: RunItem<AnyAgent>): RunStreamEvent {
-  const name =
-    item.type === 'message_output_item'
-      ? 'message_output_created'
-      : item.type === 'tool_call_item'
-        ? 'tool_called'
-        : item.type === 'tool_call_output_item'
-          ? 'tool_output'
-          : item.type === 'handoff_call_item'
-            ? 'handoff_requested'
-            : item.type === 'handoff_output_item'
-              ? 'handoff_occurred'
-              : item.type === 'reasoning_item'
-                ? 'reasoning_item_created'
-                : 'tool_approval_requested';
-  return { type: 'run_item_stream_event', name, item };
+const EVENT_NAMES: Record<RunItem['type'], RunItemEventName> = {
+  message_output_item: 'message_output_created',
+  tool_call_item: 'tool_called',
+  tool_call_output_item: 'tool_output',
+  handoff_call_item: 'handoff_requested',
+  handoff_output_item: 'handoff_occurred',
+  reasoning_item: 'reasoning_item_created',
+  tool_approval_item: 'tool_approval_requested',
+};
+
+/** The stream event of a run item. */
+export function itemEvent(item: RunItem<AnyAgent>): RunStreamEvent<AnyAgent> {
+  return { type: 'run_item_stream_event', name: EVENT_NAMES[item.type], item };
+}
+
+/** A tool output run item for `callId`: `value` as the tool returned it, its text in `raw_item`. */
+export function outputItem(agent: AnyAgent, callId: string, value: unknown): RunItem<AnyAgent> {
+  const raw_item = {
+    type: 'function_call_output' as const,
+    call_id: callId,
+    output: toToolOutput(value),
+  };
+  return { type: 'tool_call_output_item', agent, raw_item, output: value };
 }

@@ -2,7 +2,7 @@
  * The step function: one turn = one model call → classification → side effects → `NextStep`.
  * A paused turn resumes at its side effects without calling the model again (invariant 3).
  */
-import type { FunctionCallOutputItem, MessageItem } from '../items/item-types.js';
+import type { MessageItem } from '../items/item-types.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnSpanData } from '../tracing/span-types.js';
@@ -10,11 +10,18 @@ import { callHooks } from './call-hooks.js';
 import { callModel } from './call-model.js';
 import { executeHandoff, IGNORED_HANDOFF_TEXT } from './execute-handoff.js';
 import { executeFunctionCalls } from './execute-tools.js';
+import { decideHostedApprovals } from './hosted-approvals.js';
 import type { NextStep } from './next-step.js';
 import { prepareTurn, type TurnPlan } from './prepare-turn.js';
-import { parseFinalOutput, processResponse } from './resolve-turn.js';
+import { finalOutputOf, processResponse } from './resolve-turn.js';
 import { runInputGuardrails, startParallelInputGuardrails } from './run-guardrails.js';
-import { appendItems, currentModelInput, itemEvent, type RunRuntime } from './run-runtime.js';
+import {
+  appendItems,
+  currentModelInput,
+  itemEvent,
+  outputItem,
+  type RunRuntime,
+} from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
 import { checkAborted } from './until-aborted.js';
@@ -30,23 +37,17 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const agent = state.currentAgent;
   checkAborted(rt.signal);
   rt.turnStartIndex = state.generatedItems.length;
-  if (state.pendingTurn) {
-    rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
-      { kind: 'turn', turn: state.currentTurn, agentName: agent.name },
-      rt.agentSpan,
-    );
-    const plan = await prepareTurn(rt, agent);
-    return finishTurn(rt, plan, state.pendingTurn, undefined);
-  }
-  if (!state.agentStarted) {
+  const { pendingTurn } = state;
+  if (!pendingTurn && !state.agentStarted) {
     state.agentStarted = true;
     await callHooks(rt, agent, (h) => h.onAgentStart?.(state.context, agent));
   }
-  rt.turnSpan = rt.tracer?.startSpan<TurnSpanData>(
-    { kind: 'turn', turn: state.currentTurn + 1, agentName: agent.name },
-    rt.agentSpan,
-  );
+  // A paused turn resumes as the turn it was (its model call is not made again).
+  const turn = pendingTurn ? state.currentTurn : state.currentTurn + 1;
+  const data: TurnSpanData = { kind: 'turn', turn, agentName: agent.name };
+  rt.turnSpan = rt.tracer?.startSpan(data, rt.agentSpan);
   const plan = await prepareTurn(rt, agent);
+  if (pendingTurn) return finishTurn(rt, plan, pendingTurn, undefined);
   let input = currentModelInput(rt);
   for (const cap of plan.prepared.capabilities)
     if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun);
@@ -60,7 +61,9 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
     systemInstructions = filtered.systemInstructions;
   }
   const firstTurn = state.currentTurn === 0 && agent === state.startingAgent;
-  const guardrails = firstTurn ? agent.inputGuardrails : [];
+  const guardrails = firstTurn
+    ? [...agent.inputGuardrails, ...(rt.options.inputGuardrails ?? [])]
+    : [];
   const blocking = guardrails.filter((g) => !g.runInParallel);
   if (blocking.length > 0) await runInputGuardrails(rt, agent, blocking);
   const parallel = guardrails.filter((g) => g.runInParallel);
@@ -111,7 +114,11 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   appendItems(rt, processed.immediateOutputs);
   if (conv) {
     conv.sentCount = currentModelInput(rt).length - processed.immediateOutputs.length;
-    if (conv.auto && response.responseId) conv.previousResponseId = response.responseId;
+    // Whenever the run chains responses, the next call chains to the latest one (a call that
+    // chained to an older one would fork: the server would not know the calls answered now).
+    const chaining = conv.auto || conv.previousResponseId !== undefined;
+    if (chaining && !conv.conversationId && response.responseId)
+      conv.previousResponseId = response.responseId;
   }
   emitSince(rt, from);
   return finishTurn(
@@ -144,28 +151,23 @@ async function finishTurn(
     emitSince(rt, from);
     throw exec.error.value;
   }
+  const hosted = await decideHostedApprovals(rt, plan, pending.hostedApprovalRequests);
+  appendItems(rt, hosted.outputs);
   if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
     state.agentsUsedTools.push(agent.name);
-  if (exec.approvals.length > 0) {
+  const approvals = [...exec.approvals, ...hosted.approvals];
+  if (approvals.length > 0) {
     emitSince(rt, from);
-    state.interruptions = exec.approvals;
-    for (const item of exec.approvals) rt.emit(itemEvent(item));
+    state.interruptions = approvals;
+    for (const item of approvals) rt.emit(itemEvent(item));
     await saveNewItemsToSession(rt);
-    return { type: 'interruption', interruptions: exec.approvals };
+    return { type: 'interruption', interruptions: approvals };
   }
   state.pendingTurn = undefined;
   state.interruptions = [];
-  for (const call of pending.ignoredHandoffCalls) {
-    if (rt.completedCallIds.has(call.call_id)) continue;
-    const out: FunctionCallOutputItem = {
-      type: 'function_call_output',
-      call_id: call.call_id,
-      output: IGNORED_HANDOFF_TEXT,
-    };
-    appendItems(rt, [
-      { type: 'tool_call_output_item', agent, raw_item: out, output: IGNORED_HANDOFF_TEXT },
-    ]);
-  }
+  for (const call of pending.ignoredHandoffCalls)
+    if (!rt.completedCallIds.has(call.call_id))
+      appendItems(rt, [outputItem(agent, call.call_id, IGNORED_HANDOFF_TEXT)]);
   let next: NextStep = { type: 'run_again' };
   if (pending.handoffCall && !rt.completedCallIds.has(pending.handoffCall.call_id)) {
     const target = await executeHandoff(rt, plan, pending.handoffCall);
@@ -176,18 +178,11 @@ async function finishTurn(
   } else if (
     pending.functionCalls.length === 0 &&
     !pending.handoffCall &&
+    !pending.hostedApprovalRequests &&
     !hadImmediateOutputs &&
     lastMessage
   ) {
-    const parsed = await parseFinalOutput(plan, lastMessage);
-    if (parsed.ok) next = { type: 'final_output', output: parsed.value };
-    else if (rt.options.errorHandlers?.invalidFinalOutput) {
-      const handled = await rt.options.errorHandlers.invalidFinalOutput(state.context, {
-        rawText: parsed.rawText,
-        message: parsed.error.message,
-      });
-      next = { type: 'final_output', output: handled.finalOutput };
-    } else throw parsed.error;
+    next = { type: 'final_output', output: await finalOutputOf(rt, plan, lastMessage) };
   }
   emitSince(rt, from);
   // A final output is stored once the output guardrails passed (see run-loop finish()).

@@ -34,3 +34,15 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
 export function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw toAbortError(signal);
 }
+
+/** A controller that also aborts (with the same reason) when `signal` does; `unlink` when done. */
+export function linkedController(signal: AbortSignal | undefined): {
+  controller: AbortController;
+  unlink: () => void;
+} {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal!.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return { controller, unlink: () => signal?.removeEventListener('abort', onAbort) };
+}

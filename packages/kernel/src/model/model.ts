@@ -60,6 +60,18 @@ export interface ModelSettings {
   store?: boolean;
   include?: string[];
   truncation?: 'auto' | 'disabled';
+  /**
+   * Wall-clock limit of one model call attempt, in milliseconds (the kernel enforces it; the
+   * provider ignores it). A call past it fails with a retryable `ModelCallError` (code
+   * `'timeout'`), retried by the run's retry policy. Default: none.
+   */
+  timeoutMs?: number;
+  /**
+   * Longest wait for the next stream event of a streamed call, in milliseconds (kernel-enforced).
+   * A stalled stream fails with a retryable `ModelCallError` (code `'stream_idle_timeout'`); it
+   * is retried only while no output was streamed. Default: none.
+   */
+  streamIdleTimeoutMs?: number;
   /** Provider-specific request fields, keyed by provider id: `{ openai: { … } }`. */
   providerOptions?: Record<string, Record<string, unknown>>;
 }
@@ -126,6 +138,16 @@ export type ModelStreamEvent =
 export interface RetryAdvice {
   retry: boolean;
   delayMs?: number;
+  /**
+   * Whether sending the same request again cannot repeat work the server already did: `true`
+   * when the failure shows the server did not take the request (connection refused, HTTP
+   * 429/5xx before any response id), `false` when it may have (a timeout or a connection cut
+   * after the request was sent). A request chained to server state (`previousResponseId` /
+   * `conversationId`) is retried only when this is not `false`. Default: unknown (`undefined`),
+   * treated as safe unless the stream already carried a response id. Optional, so Model v1
+   * implementations without it stay valid.
+   */
+  replaySafe?: boolean;
 }
 
 /** The Model contract, version 1. */

@@ -8,6 +8,6 @@ describe('published RunState JSON Schema', () => {
       readFileSync(new URL('../../run-state.schema.json', import.meta.url), 'utf8'),
     );
     expect(published).toEqual(await runStateJsonSchema());
-    expect(published.properties.schemaVersion).toEqual({ type: 'string', const: '1.0' });
+    expect(published.properties.schemaVersion).toEqual({ type: 'string', enum: ['1.0', '1.1'] });
   });
 });

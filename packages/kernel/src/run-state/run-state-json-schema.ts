@@ -3,7 +3,7 @@ import { itemRefs } from '../items/items-json-schema.js';
 import { createRunStateSchemaV1 } from './run-state-schema.js';
 
 /**
- * The JSON Schema (draft 2020-12) of the serialized RunState, format "1.0" (loads zod). Items
+ * The JSON Schema (draft 2020-12) of the serialized RunState, formats "1.0" and "1.1" (loads zod). Items
  * are `$ref`s to `items.schema.json` (`$id` `https://baton.dev/schemas/items/1.0.json`): give a
  * validator both schemas.
  */
@@ -11,8 +11,8 @@ export async function runStateJsonSchema(): Promise<Record<string, unknown>> {
   const { z } = await import('zod');
   const items = createItemSchemas(z);
   return {
-    $id: 'https://baton.dev/schemas/run-state/1.0.json',
-    title: 'Baton RunState 1.0',
+    $id: 'https://baton.dev/schemas/run-state/1.1.json',
+    title: 'Baton RunState 1.1',
     ...(z.toJSONSchema(createRunStateSchemaV1(z, items), {
       target: 'draft-2020-12',
       unrepresentable: 'any',

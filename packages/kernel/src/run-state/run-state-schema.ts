@@ -1,81 +1,24 @@
 /**
- * The zod schema of the serialized `RunState` (format "1.0"), built on first use. The
+ * The zod schema of the serialized `RunState`, formats "1.0" and "1.1" (1.1 only adds optional
+ * fields and allows `maxTurns: null`; see run-state-versions.md), built on first use. The
  * published JSON Schema (`run-state.schema.json`) is generated from it
  * (`npm run schema -w @baton/kernel`).
  */
 import type { z as ZodNamespace } from 'zod';
 import { createItemSchemas, type ItemSchemas } from '../items/item-schemas.js';
-import type { Item } from '../items/item-types.js';
-import type { Usage } from '../model/usage.js';
+import type { FunctionCallItem, HostedItem, Item } from '../items/item-types.js';
 
 type Z = typeof ZodNamespace;
 
-/** One serialized run item: the item plus agent names. */
-export interface SerializedRunItemV1 {
-  type: string;
-  agent: string;
-  raw_item: Item;
-  source_agent?: string;
-  target_agent?: string;
-  tool_name?: string;
-  call_id?: string;
-  arguments?: string;
-  path?: string[];
-  kind?: 'approval' | 'in_doubt';
-}
-
-/** The serialized RunState, format "1.0" (see run-state-versions.md). */
-export interface SerializedRunStateV1 {
-  schemaVersion: '1.0';
-  runId: string;
-  startingAgent: string;
-  currentAgent: string;
-  originalInput: Item[];
-  generatedItems: SerializedRunItemV1[];
-  modelResponses: { responseId?: string; usage: Partial<Usage> }[];
-  currentTurn: number;
-  maxTurns: number;
-  usage: Usage;
-  inputGuardrailResults: unknown[];
-  outputGuardrailResults: unknown[];
-  toolInputGuardrailResults: unknown[];
-  toolOutputGuardrailResults: unknown[];
-  pendingTurn?: { functionCalls: Item[]; handoffCall?: Item; ignoredHandoffCalls: Item[] };
-  interruptions: SerializedRunItemV1[];
-  approvals: Record<
-    string,
-    { approved: boolean | string[]; rejected: boolean | string[]; messages: Record<string, string> }
-  >;
-  nestedStates: Record<string, SerializedRunStateV1>;
-  sessionSavedCount: number;
-  inputSavedToSession: boolean;
-  pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
-  trace?: {
-    traceId: string;
-    workflowName: string;
-    groupId?: string;
-    metadata?: Record<string, unknown>;
-  };
-  modelInputOverride?: { items: Item[]; fromGeneratedIndex: number };
-  serverConversation?: {
-    previousResponseId?: string;
-    conversationId?: string;
-    auto: boolean;
-    sentCount: number;
-  };
-  agentsUsedTools: string[];
-  agentStarted: boolean;
-  hasFinalOutput?: boolean;
-  finalOutput?: unknown;
-  extensions?: Record<string, unknown>;
-}
-
 /**
- * Builds the RunState 1.0 schema with the given zod namespace (and item schemas, so the JSON
+ * Builds the RunState 1.x schema with the given zod namespace (and item schemas, so the JSON
  * Schema generator can refer to `items.schema.json` for them).
  */
 export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSchemas(z)) {
-  const { item: itemSchema, functionCall: functionCallItemSchema } = items;
+  // Typed as the kernel's item types (the schemas check the fields the kernel relies on).
+  const itemSchema = items.item as unknown as ZodNamespace.ZodType<Item>;
+  const functionCallItemSchema =
+    items.functionCall as unknown as ZodNamespace.ZodType<FunctionCallItem>;
 
   const usageSchema = z.object({
     requests: z.number(),
@@ -127,17 +70,25 @@ export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSche
   });
 
   const baseSchema = z.object({
-    schemaVersion: z.literal('1.0'),
+    schemaVersion: z.enum(['1.0', '1.1']),
     runId: z.string(),
     startingAgent: z.string(),
     currentAgent: z.string(),
     originalInput: z.array(itemSchema),
     generatedItems: z.array(runItemSchema),
     modelResponses: z.array(
-      z.looseObject({ responseId: z.string().optional(), usage: z.looseObject({}) }),
+      z.looseObject({
+        // Only returned as `rawResponses` (the loop reads the generated items), so checked lightly.
+        output: z
+          .array(z.looseObject({ type: z.string() }) as ZodNamespace.ZodType<Item>)
+          .optional(),
+        usage: z.looseObject({}),
+        responseId: z.string().optional(),
+        modelName: z.string().optional(),
+      }),
     ),
     currentTurn: z.number().int().min(0),
-    maxTurns: z.number().int().min(1),
+    maxTurns: z.number().int().min(1).nullable(),
     usage: usageSchema,
     inputGuardrailResults: z.array(guardrailResultSchema),
     outputGuardrailResults: z.array(guardrailResultSchema),
@@ -148,6 +99,7 @@ export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSche
         functionCalls: z.array(functionCallItemSchema),
         handoffCall: functionCallItemSchema.optional(),
         ignoredHandoffCalls: z.array(functionCallItemSchema),
+        hostedApprovalRequests: z.array(itemSchema as ZodNamespace.ZodType<HostedItem>).optional(),
       })
       .optional(),
     interruptions: z.array(runItemSchema),
@@ -169,6 +121,9 @@ export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSche
         metadata: z.record(z.string(), z.unknown()).optional(),
       })
       .optional(),
+    tracing: z
+      .object({ disabled: z.boolean().optional(), includeSensitiveData: z.boolean().optional() })
+      .optional(),
     modelInputOverride: z
       .object({ items: z.array(itemSchema), fromGeneratedIndex: z.number().int().min(0) })
       .optional(),
@@ -187,19 +142,27 @@ export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSche
     extensions: z.record(z.string(), z.unknown()).optional(),
   });
 
-  /** Schema of a serialized RunState, format "1.0" (nested states recursive). */
-  const schema: ZodNamespace.ZodType<SerializedRunStateV1> = baseSchema.extend({
-    nestedStates: z.record(
-      z.string(),
-      z.lazy(() => schema),
-    ),
-  }) as unknown as ZodNamespace.ZodType<SerializedRunStateV1>;
+  /** Schema of a serialized RunState, format 1.x (nested states recursive). */
+  let nested: ZodNamespace.ZodRecord<ZodNamespace.ZodString, typeof schema> | undefined;
+  const schema = baseSchema.extend({
+    // Built once: a fresh record schema per access would be recompiled on every parse.
+    get nestedStates(): ZodNamespace.ZodRecord<ZodNamespace.ZodString, typeof schema> {
+      nested ??= z.record(z.string(), schema);
+      return nested;
+    },
+  });
   return schema;
 }
 
-let cached: Promise<ZodNamespace.ZodType<SerializedRunStateV1>> | undefined;
-/** The RunState 1.0 zod schema (loads zod on first call). */
-export function loadRunStateSchemaV1(): Promise<ZodNamespace.ZodType<SerializedRunStateV1>> {
+type Schema = ReturnType<typeof createRunStateSchemaV1>;
+/** The serialized RunState, formats "1.0" and "1.1" (see run-state-versions.md). */
+export type SerializedRunStateV1 = ZodNamespace.infer<Schema>;
+/** One serialized run item: the item plus agent names. */
+export type SerializedRunItemV1 = SerializedRunStateV1['generatedItems'][number];
+
+let cached: Promise<Schema> | undefined;
+/** The RunState 1.x zod schema (loads zod on first call). */
+export function loadRunStateSchemaV1(): Promise<Schema> {
   cached ??= import('zod').then(({ z }) => createRunStateSchemaV1(z));
   return cached;
 }

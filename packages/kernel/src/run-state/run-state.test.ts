@@ -268,8 +268,8 @@ describe('approvals and RunState', () => {
     const r1 = await run(agent, 'x');
     const json = r1.state.toString();
     await expect(
-      RunState.fromString(agent, json.replace('"schemaVersion":"1.0"', '"schemaVersion":"2.3"')),
-    ).rejects.toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.0"\)/);
+      RunState.fromString(agent, json.replace('"schemaVersion":"1.1"', '"schemaVersion":"2.3"')),
+    ).rejects.toThrow(/schemaVersion "2.3" is newer than this @baton\/kernel supports \("1.1"\)/);
     await expect(RunState.fromString(agent, json.slice(0, json.length / 2))).rejects.toThrow(
       /not valid JSON.*truncated/,
     );

@@ -4,56 +4,48 @@
  * rebinds agents by name. The loop mutates it in place as the run advances.
  */
 import type { Agent } from '../agent/agent.js';
+import { collectAgents } from '../agent/agent-graph.js';
 import { UserError } from '../errors/errors.js';
 import type { GuardrailResult } from '../guardrail/guardrail.js';
 import type { ToolGuardrailResult } from '../guardrail/tool-guardrail.js';
-import type { FunctionCallItem, Item } from '../items/item-types.js';
+import type { Item } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import { RunContext } from '../loop/run-context.js';
 import type { ModelResponse } from '../model/model.js';
 import { emptyUsage, type Usage } from '../model/usage.js';
-import { parseRunState, serializeRunState } from './run-state-json.js';
+import {
+  type ApprovalRecords,
+  approvalDecision,
+  recordDecision,
+  rejectionMessageOf,
+} from './approvals.js';
+import { parseRunStateJson, serializeRunItem, toRunItem } from './run-state-json.js';
+import type { SerializedRunStateV1 } from './run-state-schema.js';
 
 /** Current `RunState` format version. See `run-state-versions.md` for the history. */
-export const RUN_STATE_SCHEMA_VERSION = '1.0';
+export const RUN_STATE_SCHEMA_VERSION = '1.1';
 
 type AnyAgent = Agent<any, any>;
 
-/** Per-tool decisions: `true` means "always", a list means these call ids. */
-export interface ToolApprovalRecord {
-  approved: boolean | string[];
-  rejected: boolean | string[];
-  /** Rejection messages by call id (or `'*'` for an always-reject). */
-  messages: Record<string, string>;
-}
+/**
+ * The unfinished part of a paused turn, resumed without calling the model again:
+ * `functionCalls` (the response's tool calls, in the model's order), `handoffCall` (the handoff
+ * taken, waiting for the approvals), `ignoredHandoffCalls` (other handoffs of that response,
+ * answered "ignored" once the turn completes), `hostedApprovalRequests` (Responses
+ * `mcp_approval_request` items waiting for a decision).
+ */
+export type PendingTurn = NonNullable<SerializedRunStateV1['pendingTurn']>;
 
-/** The unfinished part of a paused turn: resumed without calling the model again. */
-export interface PendingTurn {
-  /** Function calls of the paused response that are tools (in the model's order). */
-  functionCalls: FunctionCallItem[];
-  /** The handoff call taken in that response, waiting for the approvals. */
-  handoffCall?: FunctionCallItem;
-  /** Other handoff calls of that response (answered "ignored" once the turn completes). */
-  ignoredHandoffCalls: FunctionCallItem[];
-}
+/** Trace identity (`traceId`, `workflowName`, `groupId?`, `metadata?`) kept across pauses. */
+export type TraceInfo = NonNullable<SerializedRunStateV1['trace']>;
 
-/** Trace identity kept across pauses so a resumed run continues the same trace. */
-export interface TraceInfo {
-  traceId: string;
-  workflowName: string;
-  groupId?: string;
-  metadata?: Record<string, unknown>;
-}
-
-/** Server-managed conversation bookkeeping (OpenAI `previous_response_id` / `conversation`). */
-export interface ServerConversation {
-  previousResponseId?: string;
-  conversationId?: string;
-  /** Chain each turn to the previous response automatically. */
-  auto: boolean;
-  /** How many items of the model input the server already has. */
-  sentCount: number;
-}
+/**
+ * Server-managed conversation bookkeeping (OpenAI `previous_response_id` / `conversation`):
+ * `previousResponseId` is the response the next model call chains to (the latest one once the
+ * run has one); `auto` chains even when the run started without an id; `sentCount` is how many
+ * items of the model input the server already has.
+ */
+export type ServerConversation = NonNullable<SerializedRunStateV1['serverConversation']>;
 
 export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   schemaVersion = RUN_STATE_SCHEMA_VERSION;
@@ -63,10 +55,12 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   /** The run's input as the first model call saw it (session history included). */
   originalInput: Item[];
   generatedItems: RunItem<AnyAgent>[] = [];
+  /** The model's responses (output included, also after a JSON round trip). */
   modelResponses: ModelResponse[] = [];
   /** Model calls made so far (all agents). */
   currentTurn = 0;
-  maxTurns: number;
+  /** Model calls allowed for the whole run; `null` means no limit. */
+  maxTurns: number | null;
   context: RunContext<TContext>;
   inputGuardrailResults: GuardrailResult[] = [];
   outputGuardrailResults: GuardrailResult[] = [];
@@ -74,8 +68,8 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   toolOutputGuardrailResults: ToolGuardrailResult[] = [];
   pendingTurn?: PendingTurn;
   interruptions: ToolApprovalRunItem<AnyAgent>[] = [];
-  approvals: Record<string, ToolApprovalRecord> = {};
-  /** Paused nested runs of agents used as tools, by the parent's call id. */
+  approvals: ApprovalRecords = {};
+  /** Paused (or failed) nested runs of agents used as tools, by the parent's call id. */
   nestedStates: Record<string, RunState<TContext, AnyAgent>> = {};
   /** How many generated items were written to the session; whether the input was. */
   sessionSavedCount = 0;
@@ -86,6 +80,8 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    */
   pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
   trace?: TraceInfo;
+  /** The `tracing` run option last given (a resume without one keeps it). */
+  tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
   /** The model's view after a handoff input filter rewrote it (else derived from the items). */
   modelInputOverride?: { items: Item[]; fromGeneratedIndex: number };
   serverConversation?: ServerConversation;
@@ -104,7 +100,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     startingAgent: TAgent;
     originalInput: Item[];
     context: RunContext<TContext>;
-    maxTurns: number;
+    maxTurns: number | null;
   }) {
     this.startingAgent = fields.startingAgent;
     this.currentAgent = fields.startingAgent;
@@ -124,7 +120,10 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     return this.interruptions.slice();
   }
 
-  /** Approves a pending call (`always`: every later call of this tool too). */
+  /**
+   * Approves a pending call (`always`: also every later call of this tool that nobody decided
+   * one by one).
+   */
   approve(item: ToolApprovalRunItem<AnyAgent>, options: { always?: boolean } = {}): void {
     this.decide(item, true, options.always ?? false, undefined);
   }
@@ -138,21 +137,17 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   }
 
   /**
-   * The decision for a call: `true` approved, `false` rejected, `undefined` undecided.
+   * The decision for a call: `true` approved, `false` rejected, `undefined` undecided. A decision
+   * made for this very call wins over an "always" decision for its tool, in whatever order they
+   * were made; "always" decides only the calls nobody decided one by one.
    */
   isApproved(toolName: string, callId: string): boolean | undefined {
-    const record = this.recordOf(toolName);
-    if (!record) return undefined;
-    const has = (v: boolean | string[]) => v === true || (Array.isArray(v) && v.includes(callId));
-    if (has(record.approved)) return true;
-    if (has(record.rejected)) return false;
-    return undefined;
+    return approvalDecision(this.approvals, toolName, callId);
   }
 
   /** The rejection message of a call, if one was given. */
   rejectionMessage(toolName: string, callId: string): string | undefined {
-    const record = this.recordOf(toolName);
-    return record?.messages[callId] ?? record?.messages['*'];
+    return rejectionMessageOf(this.approvals, toolName, callId);
   }
 
   private decide(
@@ -163,17 +158,6 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   ): void {
     if (item?.type !== 'tool_approval_item')
       throw new UserError('approve()/reject() take an item from result.interruptions.');
-    const own = this.interruptions.some(
-      (i) =>
-        i.call_id === item.call_id &&
-        i.tool_name === item.tool_name &&
-        i.path.join('/') === item.path.join('/'),
-    );
-    if (!own && item.path.length === 0) {
-      throw new UserError(
-        `Call ${item.call_id} (${item.tool_name}) is not waiting for a decision in this RunState; take the item from this state's getInterruptions().`,
-      );
-    }
     if (item.path.length > 0) {
       const [head, ...rest] = item.path;
       const nested = this.nestedStates[head];
@@ -184,29 +168,52 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
       nested.decide({ ...item, path: rest }, approved, always, message);
       return;
     }
-    let record = this.recordOf(item.tool_name);
-    if (!record) {
-      record = { approved: [], rejected: [], messages: {} };
-      this.approvals[item.tool_name] = record;
+    const own = (i: ToolApprovalRunItem) =>
+      i.path.length === 0 && i.call_id === item.call_id && i.tool_name === item.tool_name;
+    if (!this.interruptions.some(own)) {
+      throw new UserError(
+        `Call ${item.call_id} (${item.tool_name}) is not waiting for a decision in this RunState; take the item from this state's getInterruptions().`,
+      );
     }
-    const key = approved ? 'approved' : 'rejected';
-    const other = approved ? 'rejected' : 'approved';
-    if (always) record[key] = true;
-    else if (record[key] !== true) (record[key] as string[]).push(item.call_id);
-    if (Array.isArray(record[other]))
-      record[other] = (record[other] as string[]).filter((id) => id !== item.call_id);
-    else if (always) record[other] = [];
-    if (!approved && message !== undefined) record.messages[always ? '*' : item.call_id] = message;
-  }
-
-  /** The decisions for a tool (own keys only: a tool may be named `toString`). */
-  private recordOf(toolName: string): ToolApprovalRecord | undefined {
-    return Object.hasOwn(this.approvals, toolName) ? this.approvals[toolName] : undefined;
+    const decision = { toolName: item.tool_name, callId: item.call_id, approved, always };
+    recordDecision(this.approvals, decision, message);
   }
 
   /** Plain JSON (agents by name). Carries `schemaVersion`. */
-  toJSON(): Record<string, unknown> {
-    return serializeRunState(this);
+  toJSON(): SerializedRunStateV1 {
+    // Every data field as is, except agents (by name), run items, responses and nested states.
+    const {
+      startingAgent,
+      currentAgent,
+      context: _context,
+      inUse: _inUse,
+      generatedItems,
+      interruptions,
+      modelResponses,
+      nestedStates,
+      hasFinalOutput,
+      finalOutput,
+      ...data
+    } = this;
+    return {
+      ...data,
+      schemaVersion: RUN_STATE_SCHEMA_VERSION,
+      startingAgent: startingAgent.name,
+      currentAgent: currentAgent.name,
+      usage: { ...this.usage },
+      generatedItems: generatedItems.map(serializeRunItem),
+      interruptions: interruptions.map(serializeRunItem),
+      modelResponses: modelResponses.map(({ output, usage, responseId, modelName }) => ({
+        output,
+        usage,
+        responseId,
+        modelName,
+      })),
+      nestedStates: Object.fromEntries(
+        Object.entries(nestedStates).map(([k, v]) => [k, v.toJSON()]),
+      ),
+      ...(hasFinalOutput ? { hasFinalOutput, finalOutput } : {}),
+    } as unknown as SerializedRunStateV1;
   }
 
   /** `JSON.stringify(this.toJSON())`. */
@@ -215,8 +222,9 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   }
 
   /**
-   * Loads a serialized state, rebinding agents by name through the graph reachable from
-   * `startingAgent` (handoffs and agents used as tools).
+   * Loads a serialized state (any released format version, see `run-state-versions.md`),
+   * rebinding agents by name through the graph reachable from `startingAgent` (handoffs and
+   * agents used as tools).
    * @throws UserError for invalid/truncated JSON, a newer `schemaVersion`, or agent names that
    *   are missing or ambiguous in the graph.
    */
@@ -225,10 +233,8 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     json: string | object,
     options: { context?: TContext } = {},
   ): Promise<RunState<TContext, TAgent>> {
-    return (await parseRunState(startingAgent, json, options.context)) as RunState<
-      TContext,
-      TAgent
-    >;
+    const data = await parseRunStateJson(json);
+    return restore(collectAgents(startingAgent), startingAgent.name, data, options.context);
   }
 
   /** A fresh state for a new run (used by the loop). */
@@ -236,17 +242,62 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     agent: TAgent,
     input: Item[],
     context: RunContext<TContext>,
-    maxTurns: number,
+    maxTurns: number | null,
   ): RunState<TContext, TAgent> {
     return new RunState({ startingAgent: agent, originalInput: input, context, maxTurns });
   }
 }
 
-/** Usage helper for deserialization. */
-export function restoredContext<T>(
-  context: T,
-  runId: string,
-  usage: Partial<Usage> | undefined,
-): RunContext<T> {
-  return new RunContext(context, { runId, usage: { ...emptyUsage(), ...usage } });
+/** Rebuilds a state from validated JSON data, with agents looked up by name. */
+function restore(
+  agents: Map<string, AnyAgent>,
+  rootName: string,
+  data: SerializedRunStateV1,
+  context: unknown,
+): RunState<any, any> {
+  const agentNamed = (name: string): AnyAgent => {
+    const a = agents.get(name);
+    if (!a) {
+      throw new UserError(
+        `RunState refers to agent "${name}", which is not reachable from starting agent "${rootName}" (known: ${[...agents.keys()].join(', ')}).`,
+      );
+    }
+    return a;
+  };
+  const {
+    schemaVersion: _version,
+    runId,
+    startingAgent,
+    currentAgent,
+    usage,
+    maxTurns,
+    originalInput,
+    generatedItems,
+    interruptions,
+    modelResponses,
+    nestedStates,
+    ...fields
+  } = data;
+  const state = new RunState({
+    startingAgent: agentNamed(startingAgent),
+    originalInput,
+    context: new RunContext(context, { runId, usage: { ...emptyUsage(), ...usage } }),
+    maxTurns,
+  });
+  Object.assign(state, fields, {
+    currentAgent: agentNamed(currentAgent),
+    generatedItems: generatedItems.map((s) => toRunItem(s, agentNamed)),
+    interruptions: interruptions.map((s) => toRunItem(s, agentNamed)),
+    // Format 1.0 kept only usage and ids of responses.
+    modelResponses: modelResponses.map((r) => ({ ...r, output: r.output ?? [] })),
+    extensions: fields.extensions ?? {},
+  });
+  if (state.interruptions.some((i) => i.path.length === 0) && !state.pendingTurn) {
+    throw new UserError(
+      'RunState JSON is inconsistent: it has interruptions but no pending turn. It may be tampered with.',
+    );
+  }
+  for (const [callId, nested] of Object.entries(nestedStates))
+    state.nestedStates[callId] = restore(agents, rootName, nested, context);
+  return state;
 }

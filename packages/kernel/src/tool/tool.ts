@@ -5,7 +5,7 @@
  */
 import { ToolInputError, ToolTimeoutError, UserError } from '../errors/errors.js';
 import type { ToolInputGuardrail, ToolOutputGuardrail } from '../guardrail/tool-guardrail.js';
-import type { ContentPart, FunctionCallItem } from '../items/item-types.js';
+import type { ContentPart, FunctionCallItem, HostedItem } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { FunctionToolDefinition, HostedToolDefinition, JsonSchema } from '../model/model.js';
@@ -86,9 +86,25 @@ export interface FunctionTool<TContext = any, TArgs = any, TResult = unknown> {
   ): TResult | Promise<TResult>;
 }
 
+/** A decision on a hosted tool's approval request: `reason` is sent with a rejection. */
+export interface HostedApprovalDecision {
+  approve: boolean;
+  reason?: string;
+}
+
 /** A provider-side tool (web search, code interpreter, …); see `HostedToolDefinition`. */
 export interface HostedTool extends HostedToolDefinition {
   readonly isEnabled?: (ctx: RunContext<any>, agent: AgentRef) => boolean | Promise<boolean>;
+  /**
+   * Decides the server's approval requests for this tool without pausing the run: called for
+   * each Responses `mcp_approval_request` whose `server_label` is this tool's
+   * `providerData.server_label` and that nobody decided yet. Without it, such a request pauses
+   * the run with a `tool_approval_item` (tool name = the request's `name`, call id = its `id`).
+   */
+  readonly onApproval?: (
+    ctx: RunContext<any>,
+    request: HostedItem,
+  ) => HostedApprovalDecision | Promise<HostedApprovalDecision>;
 }
 
 /** Anything an agent's `tools` may hold. */

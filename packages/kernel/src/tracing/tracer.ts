@@ -52,6 +52,11 @@ export class Tracer {
     if (error) span.error = error;
     notifyProcessors(this.processors, (p) => p.onSpanEnd(span));
   }
+
+  /** Ends `span` as failed with `error`'s message. */
+  failSpan(span: Span, error: unknown): void {
+    this.endSpan(span, { message: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** Options of {@link createTracer}. */

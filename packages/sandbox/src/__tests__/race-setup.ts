@@ -6,7 +6,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import type { SandboxOutsideDir, SandboxRaceOptions, SandboxRaceReport } from '@baton/testing';
+import type {
+  SandboxOutsideDir,
+  SandboxRaceOptions,
+  SandboxRaceReport,
+} from '@baton/testing/vitest';
 
 export async function hostOutsideDir(): Promise<SandboxOutsideDir> {
   const path = await mkdtemp(join(tmpdir(), 'baton-race-host-'));

@@ -1,10 +1,15 @@
 /**
- * `compaction()`: provider-neutral context compaction as a `processInput` hook. When the model
- * input of a turn is estimated above `thresholdTokens` (chars / 4, see `estimateTokens`), the
- * older items are summarized by a model into one user message and the recent tail is kept as is;
- * function calls stay paired with their outputs. The summary is cached (and kept in the RunState)
- * and reused on later turns, and re-summarized together with more items when the input grows past
- * the threshold again. Works with every provider: the summarizer sees a plain-text transcript.
+ * `compaction()`: provider-neutral context compaction as a `processInput` hook, on Baton's one
+ * compaction core (`@baton/memory`: the same cut rules, summarizer and summary item as
+ * `CompactionSession`). When the model input of a turn is estimated above `thresholdTokens`
+ * (chars / 4, see `estimateTokens`), the older items are summarized by a model into one user
+ * message and the recent tail is kept as is; function calls stay paired with their outputs. The
+ * summary is kept in the RunState and in the capability (shared by every run of the agent), so
+ * later turns — and later runs over the same history, e.g. from a session — reuse it instead of
+ * summarizing again; it is re-summarized together with more items when the input grows past the
+ * threshold again. This changes the model's view only: to shorten the *stored* history, wrap the
+ * run's session in `CompactionSession` (its summary item is then simply the first item).
+ * Works with every provider: the summarizer sees a plain-text transcript.
  */
 import {
   addUsage,
@@ -12,11 +17,17 @@ import {
   type CapabilityRun,
   type Item,
   type Model,
-  ModelBehaviorError,
   type ModelProvider,
   UserError,
 } from '@baton/kernel';
-import { estimateTokens, findTailStart, renderTranscript } from './compaction-split.js';
+import {
+  COMPACTION_SUMMARY_PREFIX,
+  compactionSummaryItem,
+  DEFAULT_COMPACTION_INSTRUCTIONS,
+  estimateTokens,
+  planCompaction,
+  summarizeItems,
+} from '@baton/memory';
 
 /** Options of {@link compaction}. */
 export interface CompactionOptions {
@@ -32,12 +43,11 @@ export interface CompactionOptions {
   summaryInstructions?: string;
 }
 
-/** Prefix of the summary message that replaces the older items. */
-export const COMPACTION_SUMMARY_PREFIX =
-  '[Summary of the earlier part of this conversation, written to save context]';
+/** Prefix of the summary message that replaces the older items (`@baton/memory`'s). */
+export { COMPACTION_SUMMARY_PREFIX };
 
-const DEFAULT_INSTRUCTIONS =
-  "You compress conversations between a user and an AI agent that uses tools. Write a concise summary of the transcript you are given that lets the agent continue the task: the user's goals and constraints, decisions made, facts learned from tool outputs (file names, values, errors), work done and work left. Do not invent anything.";
+/** Summaries kept per capability instance for later runs. */
+const CACHED_SUMMARIES = 16;
 
 interface CompactionRecord {
   cut: number;
@@ -66,6 +76,8 @@ class CompactionCapability implements Capability {
   readonly specificationVersion = 'v1' as const;
   readonly name = 'compaction';
   private model?: Model;
+  /** Shared by the per-run clones (a shallow copy keeps the reference): summaries of earlier runs. */
+  private readonly shared: { records: CompactionRecord[] } = { records: [] };
 
   constructor(
     private readonly options: CompactionOptions,
@@ -93,61 +105,38 @@ class CompactionCapability implements Capability {
   async processInput(items: Item[], run: CapabilityRun): Promise<Item[]> {
     if (estimateTokens(items) <= this.threshold) return items;
     const key = `baton.compaction:${run.agent.name}`;
-    const saved = run.state.get(key) as CompactionRecord | undefined;
+    const matches = (r: CompactionRecord | undefined): r is CompactionRecord =>
+      !!r && r.cut <= items.length && fingerprint(items, r.cut) === r.fingerprint;
+    // This run's summary (RunState), else the longest matching one of an earlier run.
+    const fromState = run.state.get(key) as CompactionRecord | undefined;
+    const saved = matches(fromState)
+      ? fromState
+      : this.shared.records.filter(matches).sort((a, b) => b.cut - a.cut)[0];
     let base: Item[] = items;
     let offset = 0;
-    if (saved && saved.cut <= items.length && fingerprint(items, saved.cut) === saved.fingerprint) {
-      const reused = [summaryItem(saved.summary), ...items.slice(saved.cut)];
+    if (saved) {
+      const reused = [compactionSummaryItem(saved.summary), ...items.slice(saved.cut)];
       if (estimateTokens(reused) <= this.threshold) return reused;
       base = reused;
       offset = saved.cut - 1;
     }
-    const start = findTailStart(base, this.keep);
+    const start = planCompaction(base, { keepRecentTokens: this.keep });
     if (start === 0) return base;
     const summary = await this.summarize(base.slice(0, start), run);
     const cut = start + offset;
-    run.state.set(key, {
-      cut,
-      fingerprint: fingerprint(items, cut),
-      summary,
-    } satisfies CompactionRecord);
-    return [summaryItem(summary), ...base.slice(start)];
+    const record: CompactionRecord = { cut, fingerprint: fingerprint(items, cut), summary };
+    run.state.set(key, record);
+    this.shared.records = [record, ...this.shared.records].slice(0, CACHED_SUMMARIES);
+    return [compactionSummaryItem(summary), ...base.slice(start)];
   }
 
   private async summarize(older: Item[], run: CapabilityRun): Promise<string> {
-    const response = await this.model!.getResponse({
-      systemInstructions: this.options.summaryInstructions ?? DEFAULT_INSTRUCTIONS,
-      input: [
-        {
-          type: 'message',
-          role: 'user',
-          content: `Summarize this transcript:\n\n${renderTranscript(older)}`,
-        },
-      ],
-      tools: [],
-      modelSettings: {},
+    const { summary, usage } = await summarizeItems(older, {
+      model: this.model!,
+      instructions: this.options.summaryInstructions ?? DEFAULT_COMPACTION_INSTRUCTIONS,
       signal: run.signal,
-      tracing: { enabled: false, includeSensitiveData: false },
     });
-    addUsage(run.runContext.usage, { requests: 1, ...response.usage });
-    const text = response.output
-      .map((it) =>
-        it.type !== 'message'
-          ? ''
-          : typeof it.content === 'string'
-            ? it.content
-            : it.content.map((p) => ('text' in p ? p.text : '')).join(''),
-      )
-      .join('\n')
-      .trim();
-    if (!text)
-      throw new ModelBehaviorError(
-        'compaction(): the summarizer model returned no text; the conversation could not be compacted.',
-      );
-    return text;
+    addUsage(run.runContext.usage, usage);
+    return summary;
   }
-}
-
-function summaryItem(summary: string): Item {
-  return { type: 'message', role: 'user', content: `${COMPACTION_SUMMARY_PREFIX}\n${summary}` };
 }

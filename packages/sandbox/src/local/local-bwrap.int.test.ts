@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeSandboxConformance } from '@baton/testing';
+import { describeSandboxConformance } from '@baton/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localRaceOptions } from '../__tests__/race-setup.js';
 import { findWorkingBwrap } from './bwrap.js';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeSandboxConformance } from '@baton/testing';
+import { describeSandboxConformance } from '@baton/testing/vitest';
 import { localRaceOptions } from '../__tests__/race-setup.js';
 import { localSandboxClient } from './local-sandbox-client.js';
 

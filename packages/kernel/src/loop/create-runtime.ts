@@ -1,0 +1,194 @@
+/**
+ * Building the per-run runtime from `run()`'s input and options: a new `RunState` (session
+ * history prepended) or a resumed one, the options checked, the options of the resuming run
+ * applied over what the state stored (limits, server conversation, trace identity), the tracer.
+ */
+import { collectAgents } from '../agent/agent-graph.js';
+import { UserError } from '../errors/errors.js';
+import { toInputList } from '../items/item-helpers.js';
+import type { AgentInput, Item } from '../items/item-types.js';
+import { runItemsToInputItems } from '../items/run-items.js';
+import { RunState } from '../run-state/run-state.js';
+import { getTraceProcessors } from '../tracing/processors.js';
+import type { Span } from '../tracing/span-types.js';
+import { newTraceId, Tracer } from '../tracing/tracer.js';
+import { RunContext } from './run-context.js';
+import type { RunOptions } from './run-options.js';
+import { type AnyAgent, outputCallId, type RunRuntime } from './run-runtime.js';
+import { prepareSessionInput } from './session-io.js';
+
+const NO_EMIT = (): void => {};
+
+/** What a nested run (an agent used as a tool) takes from its parent's runtime. */
+export interface ParentLink {
+  tracer?: Tracer;
+  span?: Span;
+}
+
+/**
+ * Marks a state as driven by this run (before any await, so a concurrent resume of the same
+ * object is refused) after checking it can be resumed at all.
+ */
+function claimState(state: RunState<any, AnyAgent>): void {
+  if (state.inUse) {
+    throw new UserError(
+      'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
+    );
+  }
+  if (state.hasFinalOutput && !state.pendingSessionWrite) {
+    throw new UserError(
+      'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
+    );
+  }
+  state.inUse = true;
+}
+
+/** Creates the runtime; releases the state's in-use mark when that fails. */
+export async function createRuntime(
+  agent: AnyAgent,
+  input: AgentInput | RunState<any, AnyAgent>,
+  options: RunOptions,
+  stream: boolean,
+  parent?: ParentLink,
+): Promise<RunRuntime> {
+  if (!(input instanceof RunState)) return buildRuntime(agent, input, options, stream, parent);
+  claimState(input);
+  try {
+    return await buildRuntime(agent, input, options, stream, parent);
+  } catch (error) {
+    input.inUse = false;
+    throw error;
+  }
+}
+
+function checkCount(name: string, value: number | undefined, min: number, extra = ''): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < min)) {
+    throw new UserError(
+      `run(): ${name} must be a whole number of at least ${min}${extra} (got ${String(value)}).`,
+    );
+  }
+}
+
+/** `maxTurns` as stored: a whole number ≥ 1, or `null` for no limit (`Infinity` too). */
+function maxTurnsOption(value: number | null | undefined): number | null | undefined {
+  if (value === null || value === Number.POSITIVE_INFINITY) return null;
+  checkCount('maxTurns', value, 1, ' (or null for no limit)');
+  return value;
+}
+
+function rebuildModelInput(state: RunState<any, AnyAgent>): Item[] {
+  const override = state.modelInputOverride;
+  if (override)
+    return [
+      ...override.items,
+      ...runItemsToInputItems(state.generatedItems.slice(override.fromGeneratedIndex)),
+    ];
+  return [...state.originalInput, ...runItemsToInputItems(state.generatedItems)];
+}
+
+/** Applies the run's server-conversation options over what the state stored (explicit wins). */
+function applyServerConversation(state: RunState<any, AnyAgent>, options: RunOptions): void {
+  const { previousResponseId, conversationId, autoPreviousResponseId } = options;
+  if (!previousResponseId && !conversationId && !autoPreviousResponseId) return;
+  state.serverConversation ??= { auto: false, sentCount: 0 };
+  const conv = state.serverConversation;
+  if (autoPreviousResponseId) conv.auto = true;
+  if (conversationId) {
+    conv.conversationId = conversationId;
+    conv.previousResponseId = previousResponseId;
+  } else if (previousResponseId) conv.previousResponseId = previousResponseId;
+}
+
+/** The tracer of a top-level run; the trace identity given to this run wins over the stored one. */
+function createTracer(state: RunState<any, AnyAgent>, options: RunOptions): Tracer | undefined {
+  if (options.tracing) state.tracing = options.tracing;
+  const processors = getTraceProcessors();
+  if (state.tracing?.disabled || processors.length === 0) return undefined;
+  const stored = state.trace;
+  const t = {
+    traceId: options.traceId ?? stored?.traceId ?? newTraceId(),
+    workflowName: options.workflowName ?? stored?.workflowName ?? 'Agent workflow',
+    groupId: options.groupId ?? stored?.groupId,
+    metadata: options.traceMetadata ?? stored?.metadata,
+  };
+  state.trace = t;
+  return new Tracer(
+    {
+      traceId: t.traceId,
+      name: t.workflowName,
+      groupId: t.groupId,
+      metadata: t.metadata,
+      startedAt: Date.now(),
+    },
+    processors,
+    state.tracing?.includeSensitiveData ?? true,
+  );
+}
+
+async function buildRuntime(
+  agent: AnyAgent,
+  input: AgentInput | RunState<any, AnyAgent>,
+  options: RunOptions,
+  stream: boolean,
+  parent: ParentLink | undefined,
+): Promise<RunRuntime> {
+  const maxTurns = maxTurnsOption(options.maxTurns);
+  checkCount('maxToolConcurrency', options.maxToolConcurrency, 1);
+  checkCount('retry.maxRetries', options.retry?.maxRetries, 0);
+  let state: RunState<any, AnyAgent>;
+  let newInput: Item[] = [];
+  const resumed = input instanceof RunState;
+  if (input instanceof RunState) {
+    state = input;
+    // A state that never ran (e.g. made with RunState.create by a durable driver) still has
+    // its new input to judge and store: input guardrails and the session see it as new.
+    if (
+      state.currentTurn === 0 &&
+      state.generatedItems.length === 0 &&
+      !state.inputSavedToSession
+    ) {
+      newInput = state.pendingSessionWrite?.items ?? state.originalInput;
+    }
+    if (options.context !== undefined) state.context.context = options.context;
+    if (maxTurns !== undefined) state.maxTurns = maxTurns;
+  } else {
+    if (typeof input !== 'string' && !Array.isArray(input))
+      throw new UserError('run(): input must be a string, an item list, or a RunState.');
+    newInput = toInputList(input);
+    const originalInput = await prepareSessionInput(options, newInput);
+    state = RunState.create(
+      agent,
+      originalInput,
+      new RunContext(options.context, { runId: options.runId }),
+      maxTurns === undefined ? 10 : maxTurns,
+    );
+  }
+  // Refuse two agents with one name before any model call (a RunState could not rebind them).
+  if (!parent) collectAgents(state.startingAgent);
+  applyServerConversation(state, options);
+  const completedCallIds = new Set<string>();
+  for (const item of state.generatedItems) {
+    const id = outputCallId(item);
+    if (id) completedCallIds.add(id);
+  }
+  return {
+    state,
+    options,
+    stream,
+    signal: options.signal,
+    tracer: parent ? parent.tracer : createTracer(state, options),
+    parentSpan: parent?.span,
+    modelInput: resumed ? rebuildModelInput(state) : state.originalInput,
+    modelInputOwned: resumed,
+    pendingModelItems: [],
+    emit: NO_EMIT,
+    newInput,
+    turnStartIndex: state.generatedItems.length,
+    prepared: new Map(),
+    models: new Map(),
+    completedCallIds,
+    nested: parent !== undefined,
+    resumed,
+    promptCacheKey: options.promptCacheKey ?? `baton_${state.runId}`,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Approval requests of hosted tools (OpenAI Responses `mcp_approval_request`): the server runs
+ * a hosted MCP call only after an `mcp_approval_response` for it. A request is answered from
+ * the run's decisions (`state.approve` / `reject`, by the request's tool `name` and `id`), else
+ * by the hosted tool's `onApproval` callback, else the run pauses with a `tool_approval_item`.
+ * Each request is answered exactly once, also across pauses and resumes.
+ */
+import type { HostedItem } from '../items/item-types.js';
+import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
+import { recordDecision } from '../run-state/approvals.js';
+import type { TurnPlan } from './prepare-turn.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
+
+/** Answers (`outputs`) and still undecided requests (`approvals`) of one turn. */
+export async function decideHostedApprovals(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  requests: HostedItem[] = [],
+): Promise<{ outputs: RunItem<AnyAgent>[]; approvals: ToolApprovalRunItem<AnyAgent>[] }> {
+  const { state } = rt;
+  const agent = plan.agent;
+  const outputs: RunItem<AnyAgent>[] = [];
+  const approvals: ToolApprovalRunItem<AnyAgent>[] = [];
+  for (const request of requests) {
+    const id = String(request.id);
+    const name = String(request.name);
+    if (rt.completedCallIds.has(id)) continue;
+    let approve = state.isApproved(name, id);
+    let reason = approve === false ? state.rejectionMessage(name, id) : undefined;
+    const tool = plan.hostedTools.find(
+      (t) => t.providerData.server_label === request.server_label && t.onApproval,
+    );
+    if (approve === undefined && tool) {
+      const decision = await tool.onApproval!(state.context, request);
+      approve = decision.approve === true;
+      reason = approve ? undefined : decision.reason;
+      recordDecision(
+        state.approvals,
+        { toolName: name, callId: id, approved: approve, always: false },
+        reason,
+      );
+    }
+    if (approve === undefined) {
+      approvals.push({
+        type: 'tool_approval_item',
+        agent,
+        raw_item: request,
+        tool_name: name,
+        call_id: id,
+        arguments: typeof request.arguments === 'string' ? request.arguments : '{}',
+        path: [],
+      });
+      continue;
+    }
+    const raw: HostedItem = { type: 'mcp_approval_response', approval_request_id: id, approve };
+    if (reason !== undefined) raw.reason = reason;
+    outputs.push({ type: 'tool_call_output_item', agent, raw_item: raw, output: undefined });
+  }
+  return { outputs, approvals };
+}

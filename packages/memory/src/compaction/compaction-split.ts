@@ -1,0 +1,99 @@
+/**
+ * Pure parts of provider-neutral compaction: the token estimate, where to cut a transcript so the
+ * recent tail stays intact and no function call is separated from its output, and the text
+ * rendering of older items for the summarizer.
+ */
+import type { Item } from '@baton/kernel';
+
+const sizes = new WeakMap<object, number>();
+
+/**
+ * Estimated tokens of `items`: characters of their JSON divided by 4 (a common rule of thumb for
+ * English text and code; it over-counts for CJK and under-counts for dense symbols). Per-item
+ * sizes are cached by object identity, so repeated estimates of a growing transcript stay cheap.
+ */
+export function estimateTokens(items: readonly Item[]): number {
+  let chars = 0;
+  for (const item of items) {
+    let size = sizes.get(item);
+    if (size === undefined) {
+      size = JSON.stringify(item).length;
+      sizes.set(item, size);
+    }
+    chars += size;
+  }
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * The index where the kept tail starts: the newest items whose estimate fits `keepRecentTokens`
+ * (always at least the last item), moved earlier so that (1) every `function_call_output` in the
+ * tail has its `function_call` in the tail, and (2) a `reasoning` item stays with the item after
+ * it. Returns 0 when nothing can be cut.
+ */
+export function findTailStart(items: readonly Item[], keepRecentTokens: number): number {
+  let start = items.length;
+  let budget = keepRecentTokens;
+  while (start > 0) {
+    const cost = estimateTokens([items[start - 1]]);
+    if (start < items.length && cost > budget) break;
+    budget -= cost;
+    start--;
+  }
+  // Move earlier until every output in the tail has its call there and no reasoning is cut off.
+  // Each pass looks at the tail only; a missing call is searched backwards from the cut (calls sit
+  // right before their outputs), so the cost does not grow with the length of the older part.
+  for (let moved = true; moved && start > 0; ) {
+    moved = false;
+    const calls = new Set<string>();
+    const missing = new Set<string>();
+    for (let i = start; i < items.length; i++) {
+      const it = items[i];
+      if (it.type === 'function_call') calls.add(it.call_id);
+      else if (it.type === 'function_call_output' && !calls.has(it.call_id))
+        missing.add(it.call_id);
+    }
+    for (let i = start - 1; i >= 0 && missing.size > 0; i--) {
+      const it = items[i];
+      if (it.type === 'function_call' && missing.delete(it.call_id)) {
+        start = i;
+        moved = true;
+      }
+    }
+    if (start > 0 && items[start - 1].type === 'reasoning') {
+      start--;
+      moved = true;
+    }
+  }
+  return start;
+}
+
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p: any) =>
+      typeof p?.text === 'string'
+        ? p.text
+        : typeof p?.refusal === 'string'
+          ? `[refusal] ${p.refusal}`
+          : `[${p?.type ?? 'part'}]`,
+    )
+    .join('\n');
+}
+
+/** Renders items as a plain-text transcript for the summarizer (so no provider sees a dangling call). */
+export function renderTranscript(items: readonly Item[]): string {
+  return items
+    .map((it: any) => {
+      if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
+      if (it.type === 'function_call')
+        return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
+      if (it.type === 'function_call_output')
+        return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
+      if (it.type === 'reasoning')
+        return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
+      return `[${it.type} item]`;
+    })
+    .join('\n\n');
+}

@@ -1,0 +1,34 @@
+/**
+ * `@baton/testing/vitest`: the conformance suites every plugin of a kind runs — models,
+ * sessions, tracing processors and sandbox backends. Each registers vitest `describe` blocks, so
+ * import this entry only from test files run by vitest (an optional peer of `@baton/testing`).
+ */
+export {
+  describeModelConformance,
+  type ExpectedFunctionCall,
+  type ModelConformanceFixtures,
+  type ModelFactory,
+} from './model-conformance.js';
+export {
+  describeSandboxConformance,
+  type SandboxClientFactory,
+  type SandboxClientLike,
+  type SandboxConformanceOptions,
+  type SandboxExecResultLike,
+  type SandboxOutsideDir,
+  type SandboxRaceOptions,
+  type SandboxRaceReport,
+  type SandboxSessionLike,
+} from './sandbox-conformance.js';
+export {
+  describeSessionConformance,
+  type SessionConformanceOptions,
+  type SessionFactory,
+  type SessionFixture,
+} from './session-conformance.js';
+export {
+  describeTracingConformance,
+  type TracingConformanceContext,
+  type TracingConformanceOptions,
+  type TracingProcessorFactory,
+} from './tracing-conformance.js';
