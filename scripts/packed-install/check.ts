@@ -54,7 +54,7 @@ interface Manifest {
   private?: boolean;
   main?: string;
   types?: string;
-  exports?: Record<string, { types?: string; import?: string }>;
+  exports?: Record<string, string | { types?: string; import?: string }>;
   engines?: { node?: string };
   files?: string[];
 }
@@ -182,6 +182,10 @@ function checkTarball(p: Packed): void {
   need(manifest.types, '"types"');
   if (!manifest.exports?.['.']) fail(`${manifest.name}: no "exports" entry for "."`);
   for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+    if (typeof target === 'string') {
+      need(target, `exports["${subpath}"]`); // a data file, e.g. @baton/kernel/items.schema.json
+      continue;
+    }
     need(target.types, `exports["${subpath}"].types`);
     need(target.import, `exports["${subpath}"].import`);
   }
@@ -191,7 +195,8 @@ function checkTarball(p: Packed): void {
   );
   if (stray.length) fail(`${manifest.name}: tarball holds ${stray.slice(0, 5).join(', ')}`);
   if (manifest.name === '@baton/kernel') {
-    if (manifest.exports?.['.']?.import !== './dist/bundle.js')
+    const main = manifest.exports?.['.'];
+    if (typeof main === 'string' || main?.import !== './dist/bundle.js')
       fail('@baton/kernel: exports["."].import must be the bundle ./dist/bundle.js');
     const unbundled = files.filter((f) => /^dist\/.*\.js$/.test(f) && f !== 'dist/bundle.js');
     if (unbundled.length)
@@ -211,12 +216,17 @@ function printSizes(packed: Packed[]): void {
   log(`| total (${packed.length} packages) | ${kb(total)} | | |\n`);
 }
 
-/** Every entry point of every package (`@baton/x`, `@baton/x/sub`) as an import specifier. */
+/**
+ * Every module entry point of every package (`@baton/x`, `@baton/x/sub`) as an import specifier
+ * (data files such as `@baton/kernel/items.schema.json` are checked by `checkTarball` only).
+ */
 function entryPoints(packed: Packed[]): string[] {
   return packed.flatMap((p) =>
-    Object.keys(p.manifest.exports ?? { '.': {} }).map((subpath) =>
-      subpath === '.' ? p.manifest.name : `${p.manifest.name}/${subpath.replace(/^\.\//, '')}`,
-    ),
+    Object.entries(p.manifest.exports ?? { '.': {} })
+      .filter(([, target]) => typeof target !== 'string')
+      .map(([subpath]) =>
+        subpath === '.' ? p.manifest.name : `${p.manifest.name}/${subpath.replace(/^\.\//, '')}`,
+      ),
   );
 }
 

@@ -100,6 +100,7 @@ export type {
   ReasoningItem,
   RefusalPart,
 } from './items/item-types.js';
+export { ITEMS_SCHEMA_ID, itemsJsonSchema } from './items/items-json-schema.js';
 export type {
   AgentRef,
   HandoffCallRunItem,

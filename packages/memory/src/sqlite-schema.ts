@@ -6,7 +6,8 @@
  *
  * Version history (one line per version and table):
  * - items 1: `<table>(id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, schema_version INTEGER,
- *      item TEXT, created_at_ms INTEGER)`; `item` is the JSON of one Responses API item.
+ *      item TEXT, created_at_ms INTEGER)`; `item` is the JSON of one Responses API item, valid
+ *      against `@baton/kernel/items.schema.json` (JSON Schema 2020-12, `$defs/Item`).
  * - appends 1 (@baton/memory 0.2.0): `<table>_appends(session_id TEXT, append_id TEXT,
  *      created_at_ms INTEGER, PRIMARY KEY (session_id, append_id)) WITHOUT ROWID`. Older readers
  *      ignore it (they append without ids, as v1).
