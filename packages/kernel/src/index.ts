@@ -137,6 +137,7 @@ export type {
   HostedToolDefinition,
   JsonSchema,
   Model,
+  ModelEndpoint,
   ModelProvider,
   ModelRequest,
   ModelResponse,

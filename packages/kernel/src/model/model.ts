@@ -128,6 +128,18 @@ export interface RetryAdvice {
   delayMs?: number;
 }
 
+/**
+ * Where a model is served, for traces; names and values of the OpenTelemetry GenAI semantic
+ * conventions: `providerName` is a `gen_ai.provider.name` value (`'openai'`, `'anthropic'`,
+ * `'azure.ai.openai'`, `'gcp.gemini'`, …), `serverAddress` / `serverPort` the API's host and port
+ * (`server.address` / `server.port`).
+ */
+export interface ModelEndpoint {
+  providerName?: string;
+  serverAddress?: string;
+  serverPort?: number;
+}
+
 /** The Model contract, version 1. */
 export interface Model {
   readonly specificationVersion: 'v1';
@@ -135,6 +147,8 @@ export interface Model {
   readonly provider: string;
   /** The model name sent to the API. */
   readonly modelId: string;
+  /** Optional: where the model is served; copied onto each generation span's data. */
+  readonly endpoint?: ModelEndpoint;
   getResponse(request: ModelRequest): Promise<ModelResponse>;
   getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
   /** Classifies an error for the retry policy; `undefined` means "use the default rule". */
