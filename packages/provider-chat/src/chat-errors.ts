@@ -69,6 +69,15 @@ export interface ChatErrorContext {
   providerId: string;
   /** Whether any model output (a delta) was already produced; a cut after output is not retryable. */
   outputStarted?: boolean;
+  /** The request URL (`<baseURL>/chat/completions`), named in the message. */
+  url?: string;
+}
+
+/** `text` as one sentence: trimmed, ending in exactly one `.` (or its own `?` / `!`). */
+export function asSentence(text: string): string {
+  const trimmed = text.trim().replace(/[.\s]+$/, '');
+  if (trimmed === '') return '';
+  return /[?!]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /**
@@ -82,18 +91,30 @@ export interface ChatErrorContext {
  *   was produced yet (`outputStarted` false).
  * - An `{ error }` payload inside a stream (no HTTP status) → retryable only for rate-limit and
  *   server-error codes.
+ * - A stream event that is not JSON (the client's `SyntaxError`) → `code: 'invalid_stream_event'`,
+ *   retryable only before any output.
+ *
+ * Messages name the request URL when `context.url` is given.
  */
 export function toModelCallError(error: unknown, context: ChatErrorContext): unknown {
   if (BatonError.isInstance(error) || error instanceof APIUserAbortError) return error;
   const where = `${context.providerId} (Chat Completions)`;
+  const at = context.url ? ` at ${context.url}` : '';
   if (isConnectionFailure(error)) {
     const retryable = !context.outputStarted;
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
     return new ModelCallError(
       retryable
-        ? `Connection to ${where} failed before any output (${detail}). The request can be retried.`
-        : `Connection to ${where} was cut after the response had started (${detail}); it is not replayed. Retry the turn if needed.`,
+        ? `Connection to ${where}${at} failed before any output (${detail}). The request can be retried; if it keeps failing, check that the server runs and baseURL is right.`
+        : `Connection to ${where}${at} was cut after the response had started (${detail}); it is not replayed. Retry the turn if needed.`,
       { retryable, cause: error, code: 'connection_error' },
+    );
+  }
+  if (error instanceof SyntaxError) {
+    const retryable = !context.outputStarted;
+    return new ModelCallError(
+      `${where}${at} sent a stream event that is not valid JSON (${asSentence(error.message)})${retryable ? ' The request can be retried.' : ' Output had already started; it is not replayed.'}`,
+      { retryable, cause: error, code: 'invalid_stream_event' },
     );
   }
   if (error instanceof APIError) {
@@ -108,17 +129,16 @@ export function toModelCallError(error: unknown, context: ChatErrorContext): unk
     if (error.status === undefined) {
       const retryable =
         typeof code === 'string' && RETRYABLE_CODES.has(code) && !context.outputStarted;
-      return new ModelCallError(`${where} sent an error in the response stream: ${apiMessage}`, {
-        retryable,
-        code,
-        cause: error,
-      });
+      return new ModelCallError(
+        `${where}${at} sent an error in the response stream: ${asSentence(apiMessage)}`,
+        { retryable, code, cause: error },
+      );
     }
     const status = error.status;
     const retryable = isRetryableStatus(status);
     const retryAfterMs = retryable ? retryAfterMsFromHeaders(error.headers) : undefined;
     return new ModelCallError(
-      `${where} request failed with HTTP ${status}: ${apiMessage}. ${hintFor(status)}`,
+      `${where} request${at} failed with HTTP ${status}: ${asSentence(apiMessage)} ${hintFor(status)}`,
       {
         statusCode: status,
         retryable,
