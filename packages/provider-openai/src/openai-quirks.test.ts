@@ -104,7 +104,10 @@ describe('proxies that rotate item ids (GitHub Copilot, LiteLLM bridge)', () => 
             name: 'get_weather',
             description: 'w',
             parameters: z.object({ city: z.string() }),
-            execute: ({ city }) => (cities.push(city), `${city}: 18C`),
+            execute: ({ city }) => {
+              cities.push(city);
+              return `${city}: 18C`;
+            },
           }),
         ],
       });
