@@ -3,13 +3,14 @@
  * OpenAI-compatible endpoint, through the official `openai` client.
  */
 
-import type {
-  Model,
-  ModelEndpoint,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamEvent,
-  RetryAdvice,
+import {
+  type Model,
+  ModelCallError,
+  type ModelEndpoint,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+  type RetryAdvice,
 } from '@baton/kernel';
 import type OpenAI from 'openai';
 import { getChatRetryAdvice, toModelCallError } from './chat-errors.js';
@@ -100,6 +101,12 @@ export class ChatCompletionsModel implements Model {
       );
     } catch (error) {
       request.signal?.throwIfAborted();
+      if (error instanceof SyntaxError) {
+        throw new ModelCallError(
+          `${this.provider} (Chat Completions) at ${this.url} answered with a JSON content type but a body that is not JSON (${error.message}). Check baseURL and any proxy in between.`,
+          { code: 'invalid_response', cause: error },
+        );
+      }
       throw toModelCallError(error, { providerId: this.provider, url: this.url });
     }
     const response = convertFromChatOutput(completion, this.provider, this.url);

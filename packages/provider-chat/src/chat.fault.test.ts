@@ -156,6 +156,13 @@ describe('bodies that are not Chat Completions JSON', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('a JSON content type with a body that is not JSON is a ModelCallError, not a raw SyntaxError', async () => {
+    server.enqueue({ kind: 'json', body: '{"id": "c", "choices": [' });
+    const error = await thrown(model.getResponse(makeRequest()));
+    expect(ModelCallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'invalid_response', retryable: false });
+  });
+
   it('`data: null` before any output is a retryable ModelCallError; run() retries and succeeds', async () => {
     const nullEvent = { kind: 'sse' as const, body: 'data: null\n\ndata: [DONE]\n\n' };
     server.enqueue(nullEvent);
