@@ -128,12 +128,8 @@ export interface RetryAdvice {
   delayMs?: number;
 }
 
-/**
- * Where a model is served, for traces; names and values of the OpenTelemetry GenAI semantic
- * conventions: `providerName` is a `gen_ai.provider.name` value (`'openai'`, `'anthropic'`,
- * `'azure.ai.openai'`, `'gcp.gemini'`, …), `serverAddress` / `serverPort` the API's host and port
- * (`server.address` / `server.port`).
- */
+/** Where a model is served, as the GenAI semantic conventions name it: `gen_ai.provider.name`
+ * (`'openai'`, `'anthropic'`, `'azure.ai.openai'`, …), `server.address`, `server.port`. */
 export interface ModelEndpoint {
   providerName?: string;
   serverAddress?: string;
