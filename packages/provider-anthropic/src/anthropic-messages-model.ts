@@ -9,6 +9,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import {
   addUsage,
+  BatonError,
   emptyUsage,
   type Item,
   type Model,
@@ -114,7 +115,7 @@ export class AnthropicMessagesModel implements Model {
           maxRetries: 0,
         })) as unknown as AnthropicMessageLike;
       } catch (error) {
-        throw this.failure(error, request);
+        throw this.readFailure(error, request);
       }
       if (last) earlier.unshift(last);
       last = convertFromAnthropicOutput(message, this.url);
@@ -218,6 +219,18 @@ export class AnthropicMessagesModel implements Model {
     const modelName = [last, ...earlier].find((r) => r?.modelName)?.modelName;
     if (modelName) response.modelName = modelName;
     return response;
+  }
+
+  /** A failure of the SDK call (request or reading the body): as `failure`, and anything else the SDK threw is an invalid response. */
+  private readFailure(error: unknown, request: ModelRequest): unknown {
+    const mapped = this.failure(error, request);
+    if (request.signal?.aborted || BatonError.isInstance(mapped)) return mapped;
+    if (mapped instanceof Anthropic.APIUserAbortError) return mapped;
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return new ModelCallError(
+      `The @anthropic-ai/sdk client could not read the answer from ${this.url} (${detail.replace(/[.\s]+$/, '')}). It does not follow the Messages API; check baseURL and any proxy in between.`,
+      { code: 'invalid_response', cause: error },
+    );
   }
 
   private failure(error: unknown, request: ModelRequest): unknown {

@@ -13,7 +13,7 @@ import {
   type RetryAdvice,
 } from '@baton/kernel';
 import type OpenAI from 'openai';
-import { getChatRetryAdvice, toModelCallError } from './chat-errors.js';
+import { getChatRetryAdvice, readFailure } from './chat-errors.js';
 import { convertChatStream } from './chat-stream.js';
 import { convertFromChatOutput } from './convert-from-chat-output.js';
 import { type ChatInputOptions, convertToChatInput } from './convert-to-chat-input.js';
@@ -107,7 +107,7 @@ export class ChatCompletionsModel implements Model {
           { code: 'invalid_response', cause: error },
         );
       }
-      throw toModelCallError(error, { providerId: this.provider, url: this.url });
+      throw readFailure(error, { providerId: this.provider, url: this.url });
     }
     const response = convertFromChatOutput(completion, this.provider, this.url);
     await assertValidOutputItems(response.output, `${this.provider} (Chat Completions)`);
@@ -128,7 +128,7 @@ export class ChatCompletionsModel implements Model {
       );
     } catch (error) {
       request.signal?.throwIfAborted();
-      throw toModelCallError(error, { providerId: this.provider, url: this.url });
+      throw readFailure(error, { providerId: this.provider, url: this.url });
     }
     yield* convertChatStream(stream, {
       providerId: this.provider,

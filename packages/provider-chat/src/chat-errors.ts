@@ -151,6 +151,23 @@ export function toModelCallError(error: unknown, context: ChatErrorContext): unk
   return error;
 }
 
+/**
+ * A failure of the `openai` client while reading a response or stream, as a Baton error: what
+ * {@link toModelCallError} knows, else (the client choked on a malformed body, e.g. a `TypeError`
+ * in its chunk handling) a `ModelCallError` with `code: 'invalid_stream_event'`, retryable while
+ * no output was produced. Aborts pass through.
+ */
+export function readFailure(error: unknown, context: ChatErrorContext): unknown {
+  const mapped = toModelCallError(error, context);
+  if (BatonError.isInstance(mapped) || mapped instanceof APIUserAbortError) return mapped;
+  const retryable = !context.outputStarted;
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new ModelCallError(
+    `The openai client could not read the ${context.providerId} (Chat Completions) answer${context.url ? ` from ${context.url}` : ''} (${asSentence(detail)}) It does not follow the Chat Completions format.${retryable ? ' The request can be retried.' : ' Output had already started; it is not replayed.'}`,
+    { retryable, cause: error, code: 'invalid_stream_event' },
+  );
+}
+
 function hintFor(status: number): string {
   if (status === 401) return 'Check the API key given to createChatProvider (or OPENAI_API_KEY).';
   if (status === 403) return 'The key has no access to this model or endpoint.';

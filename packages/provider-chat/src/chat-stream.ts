@@ -7,7 +7,7 @@
  */
 import type { Item, ModelStreamEvent } from '@baton/kernel';
 import { ModelCallError } from '@baton/kernel';
-import { toModelCallError } from './chat-errors.js';
+import { readFailure, toModelCallError } from './chat-errors.js';
 import { ChatToolCallAssembler, callIdOf } from './chat-tool-calls.js';
 import {
   assertNotCutInToolCall,
@@ -76,8 +76,17 @@ export async function* convertChatStream(
     return { type: 'response_started', responseId };
   };
 
+  // Failures of reading the stream (the client's SSE parsing and chunk handling), as Baton errors.
+  const reads = (async function* () {
+    try {
+      yield* chunks;
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw readFailure(error, { providerId, outputStarted, url: options.url });
+    }
+  })();
   try {
-    for await (const raw of chunks) {
+    for await (const raw of reads) {
       if (!isRecord(raw)) {
         throw new ModelCallError(
           `${where} sent a stream event that is not a JSON object (${JSON.stringify(raw) ?? String(raw)})${options.url ? ` from ${options.url}` : ''}; the stream is not usable. ${outputStarted ? 'Output had already started; it is not replayed.' : 'The request can be retried.'}`,

@@ -48,8 +48,9 @@ export function convertChatUsage(usage: ChatUsageWire | null | undefined): Usage
   };
 }
 
+/** A finite, non-negative token count; anything else counts as 0. */
 function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 
 /**

@@ -17,7 +17,7 @@
  *
  * Source: https://platform.openai.com/docs/guides/error-codes and the `openai` SDK's retry rule.
  */
-import { ModelCallError, type RetryAdvice } from '@baton/kernel';
+import { BatonError, ModelCallError, type RetryAdvice } from '@baton/kernel';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 
 /** Server error codes that a later identical request may not hit (in-stream failures). */
@@ -149,6 +149,24 @@ export function toModelCallError(error: unknown, options: ToModelCallErrorOption
       code: code ?? undefined,
       cause: error,
     },
+  );
+}
+
+/**
+ * A failure of the `openai` client while reading a response or stream, as a Baton error: what
+ * {@link toModelCallError} knows, else (the client choked on a malformed body) a
+ * `ModelCallError` with `code: 'invalid_stream_event'`, retryable while no output was emitted.
+ * Aborts pass through.
+ */
+export function readFailure(error: unknown, options: ToModelCallErrorOptions = {}): unknown {
+  const mapped = toModelCallError(error, options);
+  if (ModelCallError.isInstance(mapped) || mapped instanceof APIUserAbortError) return mapped;
+  if (BatonError.isInstance(mapped)) return mapped;
+  const retryable = !options.outputEmitted;
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new ModelCallError(
+    `The openai client could not read the Responses API answer${options.url ? ` from ${options.url}` : ''} (${asSentence(detail)}) It does not follow the Responses format. ${retryable ? 'Retrying may succeed.' : 'Output had already been streamed; the partial response is not replayed.'}`,
+    { retryable, code: 'invalid_stream_event', cause: error },
   );
 }
 

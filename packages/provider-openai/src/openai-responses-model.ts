@@ -19,7 +19,7 @@ import type {
 import { fromResponsesResponse, type ResponsesResponseLike } from './convert-from-openai-output.js';
 import { buildResponsesRequest, type ContextManagementOptions } from './convert-to-openai-input.js';
 import { openAIEndpointOf } from './openai-endpoint.js';
-import { getOpenAIRetryAdvice, toModelCallError } from './openai-errors.js';
+import { getOpenAIRetryAdvice, readFailure } from './openai-errors.js';
 import { toModelStreamEvents } from './openai-stream.js';
 import { assertValidOutputItems } from './output-check.js';
 
@@ -91,7 +91,7 @@ export class OpenAIResponsesModel implements Model {
       parsed = await readBody(raw, this.url);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
-      throw toModelCallError(error, { url: this.url });
+      throw readFailure(error, { url: this.url });
     }
     const result = fromResponsesResponse(parsed as ResponsesResponseLike, { url: this.url });
     await assertValidOutputItems(result.output, 'OpenAI Responses API');
@@ -109,7 +109,7 @@ export class OpenAIResponsesModel implements Model {
       );
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
-      throw toModelCallError(error, { url: this.url });
+      throw readFailure(error, { url: this.url });
     }
     yield* toModelStreamEvents(stream, { signal: request.signal, url: this.url });
   }

@@ -8,7 +8,7 @@ import {
   fromResponsesResponse,
   type ResponsesResponseLike,
 } from './convert-from-openai-output.js';
-import { streamFailure, toModelCallError } from './openai-errors.js';
+import { readFailure, streamFailure } from './openai-errors.js';
 import { assertValidOutputItems } from './output-check.js';
 import { isIndex, OutputSlots } from './responses-output-slots.js';
 
@@ -80,7 +80,7 @@ export async function* toModelStreamEvents(
       } catch (error) {
         iteratorClosed = true;
         if (options.signal?.aborted) throw options.signal.reason ?? error;
-        throw toModelCallError(error, { outputEmitted, url: options.url });
+        throw readFailure(error, { outputEmitted, url: options.url });
       }
       if (next.done) {
         iteratorClosed = true;
@@ -107,10 +107,10 @@ export async function* toModelStreamEvents(
       if (
         (event.type === 'response.output_item.added' ||
           event.type === 'response.output_item.done') &&
-        !isRecord(event.item)
+        !(isRecord(event.item) && typeof event.item.type === 'string')
       ) {
         throw new ModelCallError(
-          `OpenAI Responses API sent ${event.type} without an item object${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
+          `OpenAI Responses API sent ${event.type} without an item (an object with a type)${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
           { retryable: !outputEmitted, code: 'invalid_stream_event' },
         );
       }

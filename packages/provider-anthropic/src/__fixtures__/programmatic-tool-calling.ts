@@ -31,7 +31,7 @@ const toolUse = (n: number) => ({
 });
 
 /** The four responses as non-streamed bodies. */
-export const PTC_MESSAGES: AnthropicMessageLike[] = [
+export const PTC_MESSAGES: AnthropicMessageLike[] = ([
   {
     id: 'msg_01BatonPtc0',
     model,
@@ -60,7 +60,7 @@ export const PTC_MESSAGES: AnthropicMessageLike[] = [
     stop_reason: 'end_turn',
     usage: { input_tokens: 4551, output_tokens: 12 },
   },
-].map((m) => ({ type: 'message', role: 'assistant', stop_sequence: null, ...m }) as AnthropicMessageLike);
+] as Record<string, unknown>[]).map((m) => ({ type: 'message', role: 'assistant', stop_sequence: null, ...m }) as unknown as AnthropicMessageLike);
 
 const start = (message: Record<string, unknown>) => ({ type: 'message_start', message });
 
