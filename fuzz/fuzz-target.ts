@@ -25,6 +25,8 @@ export interface FuzzTarget<T = any> {
   expected?: (error: unknown) => boolean;
   /** Verifies a result; throws an `Error` describing the broken invariant. */
   check?: (result: any, input: T) => void | Promise<void>;
+  /** Verifies an expected error (its fields, its message); throws when it is malformed. */
+  checkError?: (error: unknown, input: T) => void;
   /** A run slower than this is a finding (a hang). Default 5,000 ms. */
   timeoutMs?: number;
 }
@@ -63,7 +65,13 @@ export async function runOne<T>(target: FuzzTarget<T>, input: T): Promise<Findin
     }
     return undefined;
   } catch (error) {
-    return expected(error) ? undefined : finding(target, 'unexpected error', error, input);
+    if (!expected(error)) return finding(target, 'unexpected error', error, input);
+    try {
+      target.checkError?.(error, input);
+    } catch (broken) {
+      return finding(target, 'invariant', broken, input);
+    }
+    return undefined;
   } finally {
     clearTimeout(timer);
   }

@@ -7,7 +7,7 @@ import type { ModelResponse } from '@baton/kernel';
 import fc from 'fast-check';
 import { assertValidOutputItems } from '../../packages/provider-chat/src/output-check.js';
 import type { FuzzTarget } from '../fuzz-target.js';
-import { checkResponse, isModelError } from './checks.js';
+import { checkModelError, checkResponse, isModelError } from './checks.js';
 import { bodyCorpus, type Dialect } from './corpus.js';
 import { bodyMutations, mutateBody } from './mutations.js';
 
@@ -34,6 +34,7 @@ export function bodyTarget(
       return response;
     },
     expected: isModelError,
+    checkError: checkModelError,
     check: (response) => checkResponse(response, name),
   };
 }

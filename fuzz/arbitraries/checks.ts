@@ -27,6 +27,38 @@ const EVENT_TYPES = new Set([
 export const isModelError = (error: unknown): boolean =>
   ModelCallError.isInstance(error) || ModelBehaviorError.isInstance(error);
 
+/**
+ * A provider error carries usable fields: a non-empty message; `retryable` a boolean;
+ * `statusCode` an HTTP status, `retryAfterMs` a finite non-negative delay, `code` a non-empty
+ * string — each when present.
+ */
+export function checkModelError(error: unknown): void {
+  const e = error as ModelCallError;
+  if (typeof e.message !== 'string' || e.message.trim() === '') fail('error without a message');
+  if (ModelCallError.isInstance(error)) {
+    if (typeof e.retryable !== 'boolean') fail(`retryable is ${String(e.retryable)}`);
+    if (
+      e.statusCode !== undefined &&
+      !(Number.isInteger(e.statusCode) && e.statusCode >= 100 && e.statusCode <= 599)
+    )
+      fail(`statusCode is ${String(e.statusCode)}`);
+    if (e.retryAfterMs !== undefined && !(Number.isFinite(e.retryAfterMs) && e.retryAfterMs >= 0))
+      fail(`retryAfterMs is ${String(e.retryAfterMs)}`);
+    if (e.code !== undefined && (typeof e.code !== 'string' || e.code === ''))
+      fail(`code is ${JSON.stringify(e.code)}`);
+  }
+  if (/\bundefined\b|\[object Object\]/.test(e.message))
+    fail(`message shows a missing value: ${e.message.slice(0, 160)}`);
+}
+
+/** A converter's `UserError` says what is wrong: a message without missing values in it. */
+export function checkUserError(error: unknown): void {
+  const message = (error as Error).message;
+  if (typeof message !== 'string' || message.trim() === '') fail('error without a message');
+  if (/\bundefined\b|\[object Object\]/.test(message))
+    fail(`message shows a missing value: ${message.slice(0, 160)}`);
+}
+
 /** A converter's failures must be `UserError`. */
 export const isUserError = (error: unknown): boolean => UserError.isInstance(error);
 

@@ -2,7 +2,7 @@
 import type { ModelRequest } from '@baton/kernel';
 import fc from 'fast-check';
 import { buildAnthropicRequest } from '../../packages/provider-anthropic/src/anthropic-request.js';
-import { checkJsonBody, isUserError } from '../arbitraries/checks.js';
+import { checkJsonBody, checkUserError, isUserError } from '../arbitraries/checks.js';
 import { itemsArbitrary } from '../arbitraries/items.js';
 import type { FuzzTarget } from '../fuzz-target.js';
 
@@ -32,6 +32,7 @@ const target: FuzzTarget<{ input: ModelRequest['input']; caching: boolean; serve
         { promptCaching: caching },
       ),
     expected: isUserError,
+    checkError: checkUserError,
     check: (body: { messages: { role: string; content: unknown[] }[]; container?: unknown }) => {
       checkJsonBody(body, 'anthropic.input');
       body.messages.forEach((m, i) => {

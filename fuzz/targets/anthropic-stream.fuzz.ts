@@ -6,7 +6,7 @@ import type { ModelStreamEvent } from '@baton/kernel';
 import fc from 'fast-check';
 import { anthropicStreamEvents } from '../../packages/provider-anthropic/src/anthropic-stream.js';
 import { assertValidOutputItems } from '../../packages/provider-anthropic/src/output-check.js';
-import { checkStream, isModelError, iterate } from '../arbitraries/checks.js';
+import { checkModelError, checkStream, isModelError, iterate } from '../arbitraries/checks.js';
 import { streamCorpus } from '../arbitraries/corpus.js';
 import { eventMutations, mutateEvents } from '../arbitraries/mutations.js';
 import type { FuzzTarget } from '../fuzz-target.js';
@@ -39,6 +39,7 @@ const target: FuzzTarget<unknown[]> = {
   },
   run,
   expected: isModelError,
+  checkError: checkModelError,
   check: (result) =>
     result === 'ended early' ? undefined : checkStream(result, 'anthropic.stream.events'),
 };

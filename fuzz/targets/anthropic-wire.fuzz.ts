@@ -1,7 +1,13 @@
 /** Mutated Anthropic Messages HTTP answers through the real `@anthropic-ai/sdk` client → a valid response or a model error. */
 import Anthropic from '@anthropic-ai/sdk';
 import { AnthropicMessagesModel } from '../../packages/provider-anthropic/src/anthropic-messages-model.js';
-import { checkResponse, checkStream, drain, isModelError } from '../arbitraries/checks.js';
+import {
+  checkModelError,
+  checkResponse,
+  checkStream,
+  drain,
+  isModelError,
+} from '../arbitraries/checks.js';
 import { serve, type WireAnswer, wireAnswers, wireFetch } from '../arbitraries/wire.js';
 import type { FuzzTarget } from '../fuzz-target.js';
 
@@ -32,6 +38,7 @@ const target: FuzzTarget<WireAnswer> = {
     return answer.stream ? drain(model.getStreamedResponse(request)) : model.getResponse(request);
   },
   expected: isModelError,
+  checkError: checkModelError,
   check: (result) =>
     Array.isArray(result)
       ? checkStream(result, 'anthropic.wire')

@@ -2,7 +2,7 @@
 import type { ModelRequest } from '@baton/kernel';
 import fc from 'fast-check';
 import { convertToChatInput } from '../../packages/provider-chat/src/convert-to-chat-input.js';
-import { checkJsonBody, isUserError } from '../arbitraries/checks.js';
+import { checkJsonBody, checkUserError, isUserError } from '../arbitraries/checks.js';
 import { itemsArbitrary } from '../arbitraries/items.js';
 import type { FuzzTarget } from '../fuzz-target.js';
 
@@ -36,6 +36,7 @@ const target: FuzzTarget<Input> = {
       },
     ),
   expected: isUserError,
+  checkError: checkUserError,
   check: (body: { messages: { role?: unknown }[] }) => {
     checkJsonBody(body, 'chat.input');
     for (const m of body.messages)

@@ -1,7 +1,13 @@
 /** Mutated recorded Chat Completions chunk streams → kernel stream events, or a model error. */
 import fc from 'fast-check';
 import { convertChatStream } from '../../packages/provider-chat/src/chat-stream.js';
-import { checkStream, drain, isModelError, iterate } from '../arbitraries/checks.js';
+import {
+  checkModelError,
+  checkStream,
+  drain,
+  isModelError,
+  iterate,
+} from '../arbitraries/checks.js';
 import { streamCorpus } from '../arbitraries/corpus.js';
 import { eventMutations, mutateEvents } from '../arbitraries/mutations.js';
 import type { FuzzTarget } from '../fuzz-target.js';
@@ -18,6 +24,7 @@ const target: FuzzTarget<unknown[]> = {
   },
   run: (events) => drain(convertChatStream(iterate(events), { providerId: 'chat' })),
   expected: isModelError,
+  checkError: checkModelError,
   check: (events) => checkStream(events, 'chat.stream.events'),
 };
 export default target;

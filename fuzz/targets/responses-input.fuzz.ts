@@ -2,7 +2,7 @@
 import type { ModelRequest } from '@baton/kernel';
 import fc from 'fast-check';
 import { buildResponsesRequest } from '../../packages/provider-openai/src/convert-to-openai-input.js';
-import { checkJsonBody, isUserError } from '../arbitraries/checks.js';
+import { checkJsonBody, checkUserError, isUserError } from '../arbitraries/checks.js';
 import { itemsArbitrary } from '../arbitraries/items.js';
 import type { FuzzTarget } from '../fuzz-target.js';
 
@@ -26,6 +26,7 @@ const target: FuzzTarget<{ input: ModelRequest['input']; store?: boolean }> = {
       { modelId: 'gpt-x' },
     ),
   expected: isUserError,
+  checkError: checkUserError,
   check: (body: { input: Record<string, unknown>[] }) => {
     checkJsonBody(body, 'responses.input');
     for (const item of body.input) {

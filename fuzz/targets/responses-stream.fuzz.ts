@@ -1,7 +1,13 @@
 /** Mutated recorded OpenAI Responses event streams → kernel stream events, or a model error. */
 import fc from 'fast-check';
 import { toModelStreamEvents } from '../../packages/provider-openai/src/openai-stream.js';
-import { checkStream, drain, isModelError, iterate } from '../arbitraries/checks.js';
+import {
+  checkModelError,
+  checkStream,
+  drain,
+  isModelError,
+  iterate,
+} from '../arbitraries/checks.js';
 import { streamCorpus } from '../arbitraries/corpus.js';
 import { eventMutations, mutateEvents } from '../arbitraries/mutations.js';
 import type { FuzzTarget } from '../fuzz-target.js';
@@ -18,6 +24,7 @@ const target: FuzzTarget<unknown[]> = {
   },
   run: (events) => drain(toModelStreamEvents(iterate(events))),
   expected: isModelError,
+  checkError: checkModelError,
   check: (events) => checkStream(events, 'responses.stream.events'),
 };
 export default target;

@@ -1,7 +1,13 @@
 /** Mutated OpenAI Responses HTTP answers through the real `openai` client → a valid response or a model error. */
 import OpenAI from 'openai';
 import { OpenAIResponsesModel } from '../../packages/provider-openai/src/openai-responses-model.js';
-import { checkResponse, checkStream, drain, isModelError } from '../arbitraries/checks.js';
+import {
+  checkModelError,
+  checkResponse,
+  checkStream,
+  drain,
+  isModelError,
+} from '../arbitraries/checks.js';
 import { serve, type WireAnswer, wireAnswers, wireFetch } from '../arbitraries/wire.js';
 import type { FuzzTarget } from '../fuzz-target.js';
 
@@ -31,6 +37,7 @@ const target: FuzzTarget<WireAnswer> = {
     return answer.stream ? drain(model.getStreamedResponse(request)) : model.getResponse(request);
   },
   expected: isModelError,
+  checkError: checkModelError,
   check: (result) =>
     Array.isArray(result)
       ? checkStream(result, 'responses.wire')

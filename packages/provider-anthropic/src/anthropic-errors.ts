@@ -21,6 +21,13 @@ const STREAM_ERROR_STATUS: Record<string, number> = {
   request_too_large: 413,
 };
 
+/** The status an Anthropic error type stands for (own keys only: `"constructor"` is no type). */
+function statusOfType(type: string | undefined): number | undefined {
+  return type !== undefined && Object.hasOwn(STREAM_ERROR_STATUS, type)
+    ? STREAM_ERROR_STATUS[type]
+    : undefined;
+}
+
 /** What the user should do, by status. */
 function advice(status: number | undefined): string {
   switch (status) {
@@ -91,13 +98,16 @@ export function toModelCallError(error: unknown, url?: string): unknown {
     );
   }
   if (!(error instanceof APIError)) return error;
-  const type = error.type ?? undefined;
-  const status = error.status ?? (type ? STREAM_ERROR_STATUS[type] : undefined);
+  const type: string | undefined =
+    typeof error.type === 'string' && (error.type as string) !== '' ? error.type : undefined;
+  const status = typeof error.status === 'number' ? error.status : statusOfType(type);
   const retryable = status !== undefined ? RETRYABLE_STATUS.has(status) : false;
   const where =
     error.status === undefined ? 'Anthropic stream error' : `Anthropic API error ${error.status}`;
   const from = url ? ` from ${url}` : '';
-  const detail = (error.apiMessage ?? error.message).replace(/[.\s]+$/, '');
+  const detail = String(
+    typeof error.apiMessage === 'string' ? error.apiMessage : error.message,
+  ).replace(/[.\s]+$/, '');
   const body = error.error as { request_id?: unknown } | undefined;
   const requestId =
     error.requestID ?? (typeof body?.request_id === 'string' ? body.request_id : undefined);
@@ -126,8 +136,9 @@ function asSentence(text: string): string {
  * retryable; `invalid_request_error` → 400, not).
  */
 export function errorBodyToModelCallError(body: Record<string, any>, url?: string): ModelCallError {
-  const type = typeof body.error?.type === 'string' ? body.error.type : undefined;
-  const status = type ? STREAM_ERROR_STATUS[type] : undefined;
+  const type =
+    typeof body.error?.type === 'string' && body.error.type !== '' ? body.error.type : undefined;
+  const status = statusOfType(type);
   const message = typeof body.error?.message === 'string' ? body.error.message : 'no message';
   const requestId = typeof body.request_id === 'string' ? ` [request ${body.request_id}]` : '';
   return new ModelCallError(

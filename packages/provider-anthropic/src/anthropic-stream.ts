@@ -163,7 +163,9 @@ export async function* anthropicStreamEvents(
 
   for await (const raw of events) {
     if (!isRecord(raw))
-      throw invalid(`an event that is not a JSON object (${JSON.stringify(raw) ?? String(raw)})`);
+      throw invalid(
+        `an event that is not a JSON object (${(JSON.stringify(raw) ?? 'nothing').slice(0, 100)})`,
+      );
     const ev = raw as Event;
     yield { type: 'raw', providerId: ANTHROPIC_PROVIDER_ID, event: ev };
     switch (ev.type) {
@@ -191,7 +193,7 @@ export async function* anthropicStreamEvents(
       }
       case 'content_block_start': {
         if (!isIndex(ev.index))
-          throw invalid(`content_block_start with index ${JSON.stringify(ev.index)}`);
+          throw invalid(`content_block_start with index ${JSON.stringify(ev.index) ?? '(none)'}`);
         if (!isRecord(ev.content_block) || typeof ev.content_block.type !== 'string')
           throw invalid('content_block_start without a content block');
         if (blocks.has(ev.index))

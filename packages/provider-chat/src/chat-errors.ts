@@ -120,12 +120,9 @@ export function toModelCallError(error: unknown, context: ChatErrorContext): unk
   if (error instanceof APIError) {
     const body = (error.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown };
     const apiMessage = typeof body.message === 'string' ? body.message : error.message;
-    const code =
-      (error.code ??
-        (typeof body.code === 'string' ? body.code : undefined) ??
-        error.type ??
-        undefined) ||
-      undefined;
+    const code = [error.code, body.code, error.type].find(
+      (c): c is string => typeof c === 'string' && c !== '',
+    );
     if (error.status === undefined) {
       const retryable =
         typeof code === 'string' && RETRYABLE_CODES.has(code) && !context.outputStarted;

@@ -89,7 +89,7 @@ export async function* convertChatStream(
     for await (const raw of reads) {
       if (!isRecord(raw)) {
         throw new ModelCallError(
-          `${where} sent a stream event that is not a JSON object (${JSON.stringify(raw) ?? String(raw)})${options.url ? ` from ${options.url}` : ''}; the stream is not usable. ${outputStarted ? 'Output had already started; it is not replayed.' : 'The request can be retried.'}`,
+          `${where} sent a stream event that is not a JSON object (${(JSON.stringify(raw) ?? 'nothing').slice(0, 100)})${options.url ? ` from ${options.url}` : ''}; the stream is not usable. ${outputStarted ? 'Output had already started; it is not replayed.' : 'The request can be retried.'}`,
           { retryable: !outputStarted, code: 'invalid_stream_event' },
         );
       }

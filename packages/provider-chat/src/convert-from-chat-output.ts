@@ -280,5 +280,6 @@ export function bodySnippet(body: unknown): string {
     const text = body.trim().replace(/\s+/g, ' ');
     return text === '' ? 'an empty body' : `it starts with ${JSON.stringify(text.slice(0, 80))}`;
   }
+  if (body === undefined) return 'an empty body';
   return `got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`;
 }

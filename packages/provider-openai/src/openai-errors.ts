@@ -137,11 +137,11 @@ export function toModelCallError(error: unknown, options: ToModelCallErrorOption
   if (status === undefined) {
     return streamFailure(error.error ?? {}, { outputEmitted, cause: error, source: 'error event' });
   }
-  const code = error.code ?? error.type ?? undefined;
+  const code = [error.code, error.type].find((c): c is string => typeof c === 'string' && c !== '');
   const retryable = isRetryableStatus(status, code, error.headers);
   const serverMessage = messageOf(error.error) ?? error.message;
   return new ModelCallError(
-    `OpenAI Responses API${at} returned HTTP ${status}${code ? ` (${code})` : ''}: ${asSentence(serverMessage)} ${advice(status, code, error.param)}`.trim(),
+    `OpenAI Responses API${at} returned HTTP ${status}${code ? ` (${code})` : ''}: ${asSentence(serverMessage)} ${advice(status, code, typeof error.param === 'string' ? error.param : undefined)}`.trim(),
     {
       statusCode: status,
       retryable,

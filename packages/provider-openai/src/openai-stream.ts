@@ -89,7 +89,7 @@ export async function* toModelStreamEvents(
       const event = next.value;
       if (!isRecord(event)) {
         throw new ModelCallError(
-          `OpenAI Responses API sent a stream event that is not a JSON object (${JSON.stringify(event) ?? String(event)})${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
+          `OpenAI Responses API sent a stream event that is not a JSON object (${(JSON.stringify(event) ?? 'nothing').slice(0, 100)})${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
           { retryable: !outputEmitted, code: 'invalid_stream_event' },
         );
       }

@@ -35,7 +35,7 @@ export async function assertValidOutputItems(
     const issue = result.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
     throw new ModelBehaviorError(
-      `${source} returned output item ${i}${typeof type === 'string' ? ` (${type})` : ''} that is not a valid item (${where}${issue?.message ?? 'invalid'}); it was not added to the transcript. Check the endpoint or proxy: it does not follow the API's output format.`,
+      `${source} returned output item ${i}${typeof type === 'string' ? ` (${type})` : ''} that is not a valid item (${where}${(issue?.message ?? 'invalid').replace(/received undefined$/, 'missing')}); it was not added to the transcript. Check the endpoint or proxy: it does not follow the API's output format.`,
     );
   }
 }
