@@ -186,12 +186,7 @@ export function streamFailure(
     status?: unknown;
     param?: unknown;
   };
-  const code =
-    typeof body.code === 'string'
-      ? body.code
-      : typeof body.type === 'string'
-        ? body.type
-        : undefined;
+  const code = [body.code, body.type].find((c): c is string => typeof c === 'string' && c !== '');
   const status = typeof body.status === 'number' ? body.status : undefined;
   const transient =
     status !== undefined
