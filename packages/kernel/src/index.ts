@@ -147,6 +147,7 @@ export type {
   HostedToolDefinition,
   JsonSchema,
   Model,
+  ModelEndpoint,
   ModelProvider,
   ModelRequest,
   ModelResponse,
