@@ -56,7 +56,7 @@ function bodyItems(body: any): Item[] {
       ...(reasoning ? [chatReasoningItem(reasoning, 'chat')] : []),
       ...(text ? [text] : []),
       ...(message.tool_calls ?? []).map((c: any, i: number) =>
-        chatFunctionCallItem({ id: c.id, ...c.function }, `call_${i}`),
+        chatFunctionCallItem({ id: c.id, ...c.function }, `call_${i}`, 'chat'),
       ),
     ];
   }
