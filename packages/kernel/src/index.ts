@@ -186,6 +186,7 @@ export {
   resolveSchema,
   type SchemaLike,
   type StandardSchemaLike,
+  withJsonSchema,
 } from './tool/schema.js';
 export { toStrictJsonSchema, tryStrictJsonSchema } from './tool/strict-schema.js';
 // Tools

@@ -12,6 +12,7 @@ import {
   recordedFixturePath,
   unicodeItems,
 } from '@baton/testing';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runStateJsonSchema } from '../run-state/run-state-json-schema.js';
@@ -104,7 +105,17 @@ const corpus: unknown[] = [
 ];
 
 const { item: validItem, runState: validRunState } = publishedValidators();
-const zodValid = (value: unknown) => findItemIssue(schemas, value) === undefined;
+/** The zod schemas themselves (RunState loading, plugins). */
+const zodValid = (value: unknown) => {
+  const type = (value as { type?: unknown } | null)?.type;
+  const schema =
+    typeof type === 'string' && Object.hasOwn(schemas.byType, type)
+      ? schemas.byType[type]
+      : schemas.item;
+  return schema.safeParse(value).success;
+};
+/** The zod-free check (session reads, provider output). */
+const checkValid = (value: unknown) => findItemIssue(value) === undefined;
 
 /** Mutants of a valid item: each required field removed, each known field given a wrong type. */
 function mutants(item: Record<string, unknown>): { what: string; value: unknown }[] {
@@ -161,6 +172,7 @@ describe('items.schema.json', () => {
     expect(corpus.length).toBeGreaterThan(60);
     expect(itemSchemaViolations(corpus)).toEqual([]);
     expect(corpus.filter((i) => !zodValid(i))).toEqual([]);
+    expect(corpus.filter((i) => !checkValid(i))).toEqual([]);
   });
 
   it('every RunState fixture validates against run-state.schema.json (items through the $ref)', () => {
@@ -169,7 +181,7 @@ describe('items.schema.json', () => {
       expect(validRunState(state), `${file}: ${JSON.stringify(validRunState.errors)}`).toBe(true);
   });
 
-  it('no mutated item validates, and the zod schemas agree with the JSON Schema on each', () => {
+  it('no mutated item validates: the zod schemas and the zod-free check agree with the JSON Schema on each', () => {
     let count = 0;
     for (const item of corpus) {
       for (const { what, value } of mutants(item as Record<string, unknown>)) {
@@ -177,6 +189,7 @@ describe('items.schema.json', () => {
         const label = `${(item as { type: string }).type} ${what}`;
         expect(validItem(value), label).toBe(false);
         expect(zodValid(value), label).toBe(false);
+        expect(checkValid(value), label).toBe(false);
       }
     }
     expect(count).toBeGreaterThan(300);
@@ -207,6 +220,39 @@ describe('items.schema.json', () => {
     for (const [value, ok] of cases) {
       expect(validItem(value), JSON.stringify(value)).toBe(ok);
       expect(zodValid(value), JSON.stringify(value)).toBe(ok);
+      expect(checkValid(value), JSON.stringify(value)).toBe(ok);
     }
+  });
+
+  it('the zod-free check agrees with the zod schemas on random deep mutations of the corpus', () => {
+    /** Every path to a value inside `v` (object keys and array indexes). */
+    const paths = (v: unknown, at: (string | number)[] = []): (string | number)[][] =>
+      typeof v === 'object' && v !== null
+        ? Object.entries(v).flatMap(([k, x]) => [
+            [...at, Array.isArray(v) ? Number(k) : k],
+            ...paths(x, [...at, Array.isArray(v) ? Number(k) : k]),
+          ])
+        : [];
+    const json = fc.jsonValue({ maxDepth: 2 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...corpus),
+        fc.nat(),
+        fc.oneof(json, fc.constant(undefined)),
+        (item, pick, replacement) => {
+          const all = paths(item);
+          if (all.length === 0) return;
+          const path = all[pick % all.length];
+          const value = structuredClone(item) as Record<string | number, unknown>;
+          let parent: Record<string | number, unknown> = value;
+          for (const key of path.slice(0, -1)) parent = parent[key] as typeof parent;
+          const last = path[path.length - 1];
+          if (replacement === undefined && !Array.isArray(parent)) delete parent[last];
+          else parent[last] = replacement;
+          expect(checkValid(value), JSON.stringify(value).slice(0, 300)).toBe(zodValid(value));
+        },
+      ),
+      { numRuns: 3000, seed: 22 },
+    );
   });
 });

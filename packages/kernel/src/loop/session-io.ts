@@ -6,7 +6,7 @@
  */
 import { SessionError, UserError } from '../errors/errors.js';
 import { dropOrphanCalls, trimToCleanStart } from '../items/item-helpers.js';
-import { findItemIssue, loadItemSchemas } from '../items/item-schemas.js';
+import { findItemIssue } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { RunState } from '../run-state/run-state.js';
@@ -32,10 +32,9 @@ export async function readSessionHistory(
     });
   if (!Array.isArray(items))
     throw fail(`${typeof items} from getItems(); a Session must return an item list.`);
-  const schemas = await loadItemSchemas();
   const valid: Item[] = [];
   for (let i = 0; i < items.length; i++) {
-    const issue = findItemIssue(schemas, items[i]);
+    const issue = findItemIssue(items[i]);
     if (issue === undefined) valid.push(items[i]);
     else if (settings.onInvalidItem !== 'skip')
       throw fail(

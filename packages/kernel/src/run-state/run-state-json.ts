@@ -8,7 +8,7 @@ import { UserError } from '../errors/errors.js';
 import type { FunctionCallOutputItem } from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import {
-  loadRunStateSchemaV1,
+  runStateSpec,
   type SerializedRunItemV1,
   type SerializedRunStateV1,
 } from './run-state-schema.js';
@@ -79,12 +79,12 @@ export async function parseRunStateJson(json: string | object): Promise<Serializ
       `RunState schemaVersion "${version}" is newer than this @baton/kernel supports ("${NEWEST}"). Upgrade @baton/kernel to resume it.`,
     );
   }
-  const parsed = (await loadRunStateSchemaV1()).safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const issue = runStateSpec.check(data);
+  if (issue) {
     throw new UserError(
       `RunState JSON is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}. It may be tampered with or truncated.`,
     );
   }
-  return parsed.data;
+  // A state object given by the caller is copied, so later changes to it do not reach the run.
+  return (typeof json === 'string' ? data : structuredClone(data)) as SerializedRunStateV1;
 }

@@ -5,146 +5,145 @@
  * (`npm run schema -w @baton/kernel`).
  */
 import type { z as ZodNamespace } from 'zod';
-import { createItemSchemas, type ItemSchemas } from '../items/item-schemas.js';
+import {
+  createItemSchemas,
+  functionCallSpec,
+  type ItemSchemas,
+  itemSpec,
+} from '../items/item-schemas.js';
 import type { FunctionCallItem, HostedItem, Item } from '../items/item-types.js';
+import {
+  any,
+  arrayOf,
+  as,
+  bool,
+  either,
+  int,
+  loose,
+  nonEmptyStr,
+  nul,
+  num,
+  object,
+  oneOf,
+  opt,
+  record,
+  type Spec,
+  str,
+  type Z,
+} from '../items/spec.js';
 
-type Z = typeof ZodNamespace;
+// Typed as the kernel's item types (the schemas check the fields the kernel relies on).
+const item = as<Item>(itemSpec);
+const functionCall = as<FunctionCallItem>(functionCallSpec);
+const usage = object({
+  requests: num,
+  inputTokens: num,
+  outputTokens: num,
+  totalTokens: num,
+  cachedInputTokens: opt(num),
+  cacheCreationInputTokens: opt(num),
+  reasoningTokens: opt(num),
+});
+const runItem = loose({
+  type: oneOf([
+    'message_output_item',
+    'tool_call_item',
+    'tool_call_output_item',
+    'handoff_call_item',
+    'handoff_output_item',
+    'reasoning_item',
+    'tool_approval_item',
+  ]),
+  agent: str,
+  raw_item: item,
+  source_agent: opt(str),
+  target_agent: opt(str),
+  tool_name: opt(str),
+  call_id: opt(str),
+  arguments: opt(str),
+  path: opt(arrayOf(str)),
+  kind: opt(oneOf(['approval', 'in_doubt'])),
+});
+const guardrailResult = loose({
+  guardrailName: str,
+  agentName: str,
+  output: loose({ tripwireTriggered: bool }),
+});
+const toolGuardrailResult = loose({
+  guardrailName: str,
+  toolName: str,
+  callId: str,
+  output: loose({}),
+});
+const decision = either(bool, arrayOf(str));
+const approvalRecord = object({ approved: decision, rejected: decision, messages: record(str) });
+const count = int(0);
+const base = object({
+  schemaVersion: oneOf(['1.0', '1.1']),
+  runId: str,
+  startingAgent: str,
+  currentAgent: str,
+  originalInput: arrayOf(item),
+  generatedItems: arrayOf(runItem),
+  modelResponses: arrayOf(
+    loose({
+      // Only returned as `rawResponses` (the loop reads the generated items), so checked lightly.
+      output: opt(arrayOf(as<Item>(loose({ type: str })))),
+      usage: loose({}),
+      responseId: opt(str),
+      modelName: opt(str),
+    }),
+  ),
+  currentTurn: count,
+  maxTurns: nul(int(1)),
+  usage,
+  inputGuardrailResults: arrayOf(guardrailResult),
+  outputGuardrailResults: arrayOf(guardrailResult),
+  toolInputGuardrailResults: arrayOf(toolGuardrailResult),
+  toolOutputGuardrailResults: arrayOf(toolGuardrailResult),
+  pendingTurn: opt(
+    object({
+      functionCalls: arrayOf(functionCall),
+      handoffCall: opt(functionCall),
+      ignoredHandoffCalls: arrayOf(functionCall),
+      hostedApprovalRequests: opt(arrayOf(as<HostedItem>(itemSpec))),
+    }),
+  ),
+  interruptions: arrayOf(runItem),
+  approvals: record(approvalRecord),
+  sessionSavedCount: count,
+  inputSavedToSession: bool,
+  pendingSessionWrite: opt(
+    object({ appendId: nonEmptyStr, items: arrayOf(item), upTo: opt(count) }),
+  ),
+  trace: opt(
+    object({ traceId: str, workflowName: str, groupId: opt(str), metadata: opt(record(any)) }),
+  ),
+  tracing: opt(object({ disabled: opt(bool), includeSensitiveData: opt(bool) })),
+  modelInputOverride: opt(object({ items: arrayOf(item), fromGeneratedIndex: count })),
+  serverConversation: opt(
+    object({
+      previousResponseId: opt(str),
+      conversationId: opt(str),
+      auto: bool,
+      sentCount: num,
+    }),
+  ),
+  agentsUsedTools: arrayOf(str),
+  agentStarted: bool,
+  hasFinalOutput: opt(bool),
+  finalOutput: opt(any),
+  extensions: opt(record(any)),
+});
 
 /**
- * Builds the RunState 1.x schema with the given zod namespace (and item schemas, so the JSON
- * Schema generator can refer to `items.schema.json` for them).
+ * Builds the RunState 1.x zod schema with the given zod namespace (`items`: kept for callers
+ * that pass the item schemas; they are the same instances `createItemSchemas(z)` returns).
  */
-export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSchemas(z)) {
-  // Typed as the kernel's item types (the schemas check the fields the kernel relies on).
-  const itemSchema = items.item as unknown as ZodNamespace.ZodType<Item>;
-  const functionCallItemSchema =
-    items.functionCall as unknown as ZodNamespace.ZodType<FunctionCallItem>;
-
-  const usageSchema = z.object({
-    requests: z.number(),
-    inputTokens: z.number(),
-    outputTokens: z.number(),
-    totalTokens: z.number(),
-    cachedInputTokens: z.number().optional(),
-    cacheCreationInputTokens: z.number().optional(),
-    reasoningTokens: z.number().optional(),
-  });
-
-  const runItemSchema = z.looseObject({
-    type: z.enum([
-      'message_output_item',
-      'tool_call_item',
-      'tool_call_output_item',
-      'handoff_call_item',
-      'handoff_output_item',
-      'reasoning_item',
-      'tool_approval_item',
-    ]),
-    agent: z.string(),
-    raw_item: itemSchema,
-    source_agent: z.string().optional(),
-    target_agent: z.string().optional(),
-    tool_name: z.string().optional(),
-    call_id: z.string().optional(),
-    arguments: z.string().optional(),
-    path: z.array(z.string()).optional(),
-    kind: z.enum(['approval', 'in_doubt']).optional(),
-  });
-
-  const guardrailResultSchema = z.looseObject({
-    guardrailName: z.string(),
-    agentName: z.string(),
-    output: z.looseObject({ tripwireTriggered: z.boolean() }),
-  });
-  const toolGuardrailResultSchema = z.looseObject({
-    guardrailName: z.string(),
-    toolName: z.string(),
-    callId: z.string(),
-    output: z.looseObject({}),
-  });
-
-  const approvalRecordSchema = z.object({
-    approved: z.union([z.boolean(), z.array(z.string())]),
-    rejected: z.union([z.boolean(), z.array(z.string())]),
-    messages: z.record(z.string(), z.string()),
-  });
-
-  const baseSchema = z.object({
-    schemaVersion: z.enum(['1.0', '1.1']),
-    runId: z.string(),
-    startingAgent: z.string(),
-    currentAgent: z.string(),
-    originalInput: z.array(itemSchema),
-    generatedItems: z.array(runItemSchema),
-    modelResponses: z.array(
-      z.looseObject({
-        // Only returned as `rawResponses` (the loop reads the generated items), so checked lightly.
-        output: z
-          .array(z.looseObject({ type: z.string() }) as ZodNamespace.ZodType<Item>)
-          .optional(),
-        usage: z.looseObject({}),
-        responseId: z.string().optional(),
-        modelName: z.string().optional(),
-      }),
-    ),
-    currentTurn: z.number().int().min(0),
-    maxTurns: z.number().int().min(1).nullable(),
-    usage: usageSchema,
-    inputGuardrailResults: z.array(guardrailResultSchema),
-    outputGuardrailResults: z.array(guardrailResultSchema),
-    toolInputGuardrailResults: z.array(toolGuardrailResultSchema),
-    toolOutputGuardrailResults: z.array(toolGuardrailResultSchema),
-    pendingTurn: z
-      .object({
-        functionCalls: z.array(functionCallItemSchema),
-        handoffCall: functionCallItemSchema.optional(),
-        ignoredHandoffCalls: z.array(functionCallItemSchema),
-        hostedApprovalRequests: z.array(itemSchema as ZodNamespace.ZodType<HostedItem>).optional(),
-      })
-      .optional(),
-    interruptions: z.array(runItemSchema),
-    approvals: z.record(z.string(), approvalRecordSchema),
-    sessionSavedCount: z.number().int().min(0),
-    inputSavedToSession: z.boolean(),
-    pendingSessionWrite: z
-      .object({
-        appendId: z.string().min(1),
-        items: z.array(itemSchema),
-        upTo: z.number().int().min(0).optional(),
-      })
-      .optional(),
-    trace: z
-      .object({
-        traceId: z.string(),
-        workflowName: z.string(),
-        groupId: z.string().optional(),
-        metadata: z.record(z.string(), z.unknown()).optional(),
-      })
-      .optional(),
-    tracing: z
-      .object({ disabled: z.boolean().optional(), includeSensitiveData: z.boolean().optional() })
-      .optional(),
-    modelInputOverride: z
-      .object({ items: z.array(itemSchema), fromGeneratedIndex: z.number().int().min(0) })
-      .optional(),
-    serverConversation: z
-      .object({
-        previousResponseId: z.string().optional(),
-        conversationId: z.string().optional(),
-        auto: z.boolean(),
-        sentCount: z.number(),
-      })
-      .optional(),
-    agentsUsedTools: z.array(z.string()),
-    agentStarted: z.boolean(),
-    hasFinalOutput: z.boolean().optional(),
-    finalOutput: z.unknown().optional(),
-    extensions: z.record(z.string(), z.unknown()).optional(),
-  });
-
+export function createRunStateSchemaV1(z: Z, _items: ItemSchemas = createItemSchemas(z)) {
   /** Schema of a serialized RunState, format 1.x (nested states recursive). */
   let nested: ZodNamespace.ZodRecord<ZodNamespace.ZodString, typeof schema> | undefined;
-  const schema = baseSchema.extend({
+  const schema = base.zod(z).extend({
     // Built once: a fresh record schema per access would be recompiled on every parse.
     get nestedStates(): ZodNamespace.ZodRecord<ZodNamespace.ZodString, typeof schema> {
       nested ??= z.record(z.string(), schema);
@@ -159,6 +158,17 @@ type Schema = ReturnType<typeof createRunStateSchemaV1>;
 export type SerializedRunStateV1 = ZodNamespace.infer<Schema>;
 /** One serialized run item: the item plus agent names. */
 export type SerializedRunItemV1 = SerializedRunStateV1['generatedItems'][number];
+
+/** The RunState 1.x check without zod (what `createRunStateSchemaV1` checks, nested states too). */
+export const runStateSpec: Pick<Spec, 'check'> = {
+  check(value) {
+    const issue = base.check(value);
+    if (issue) return issue;
+    const inner = nestedStates.check((value as Record<string, unknown>).nestedStates);
+    return inner && { path: ['nestedStates', ...inner.path], message: inner.message };
+  },
+};
+const nestedStates = record(runStateSpec as Spec);
 
 let cached: Promise<Schema> | undefined;
 /** The RunState 1.x zod schema (loads zod on first call). */

@@ -2,8 +2,9 @@
  * One representation for "a schema the user gave": its JSON Schema (for the model) and a
  * validator (for what the model sent back). Accepts any Standard Schema
  * (https://standardschema.dev) that also exposes Standard JSON Schema — zod ≥ 4.2 classic
- * schemas do — or a plain JSON Schema object (validated by zod's `z.fromJSONSchema`, loaded
- * on first use so importing the kernel does not load zod).
+ * schemas do — a Standard Schema given its JSON Schema with `withJsonSchema` (zod/mini), or a
+ * plain JSON Schema object (validated by zod's `z.fromJSONSchema` when zod can be loaded at run
+ * time). A program that passes no zod schema neither loads nor bundles zod.
  */
 import { UserError } from '../errors/errors.js';
 import type { JsonSchema } from '../model/model.js';
@@ -46,6 +47,24 @@ export interface ResolvedSchema<T = unknown> {
   jsonSchema: JsonSchema;
   strict: boolean;
   validate(value: unknown): Validation<T> | Promise<Validation<T>>;
+}
+
+/**
+ * A Standard Schema with `jsonSchema` as its Standard JSON Schema, for schema libraries that
+ * do not produce one themselves, e.g. zod/mini:
+ * `parameters: withJsonSchema(Args, z.toJSONSchema(Args))` (import `* as z from 'zod/mini'`).
+ * Arguments are validated by `schema`; the model sees `jsonSchema`.
+ */
+export function withJsonSchema<S extends StandardSchemaLike>(schema: S, jsonSchema: JsonSchema): S {
+  const std = schema['~standard'];
+  const input = () => jsonSchema;
+  return {
+    '~standard': {
+      ...std,
+      validate: (v: unknown) => std.validate(v),
+      jsonSchema: { input, output: input },
+    },
+  } as unknown as S;
 }
 
 /** True for Standard Schema objects (zod 4 schemas among them). */
@@ -101,18 +120,26 @@ function standardValidator<T>(
   return (value) => check(value, value !== null && typeof value === 'object');
 }
 
+/** Not a literal, so bundlers do not put zod into every program (see {@link jsonSchemaValidator}). */
+const ZOD = 'zod';
 let zodModule:
   | Promise<{ z: { fromJSONSchema(schema: unknown): StandardSchemaLike } } | undefined>
   | undefined;
 function loadZod() {
-  zodModule ??= import('zod').then(
-    (m) => m as unknown as { z: { fromJSONSchema(schema: unknown): StandardSchemaLike } },
+  zodModule ??= import(/* webpackIgnore: true */ /* @vite-ignore */ ZOD).then(
+    (m) => m as { z: { fromJSONSchema(schema: unknown): StandardSchemaLike } },
     () => undefined,
   );
   return zodModule;
 }
 
-/** A validator for a JSON Schema object, compiled with zod's `fromJSONSchema` on first use. */
+/**
+ * A validator for a JSON Schema object, compiled with zod's `fromJSONSchema` on first use, when
+ * zod can be loaded at run time (`import('zod')` next to the program); otherwise, or for a
+ * schema zod cannot compile, the arguments are only parsed. Bundlers leave this import out, so
+ * a bundled program validates JSON Schema parameters only when zod is installed beside it; pass
+ * a Standard Schema (zod, zod/mini through `withJsonSchema`, valibot, …) to validate always.
+ */
 function jsonSchemaValidator<T>(schema: JsonSchema): (value: unknown) => Promise<Validation<T>> {
   let compiled:
     | Promise<((value: unknown) => Validation<T> | Promise<Validation<T>>) | undefined>
