@@ -28,13 +28,14 @@ import {
   toStreamReadError,
 } from './anthropic-errors.js';
 import { type AnthropicRequestOptions, buildAnthropicRequest } from './anthropic-request.js';
-import { type AnthropicStreamResult, anthropicStreamEvents } from './anthropic-stream.js';
+import { AnthropicStreamMapper } from './anthropic-stream.js';
 import {
   type AnthropicMessageLike,
   convertFromAnthropicOutput,
 } from './convert-from-anthropic-output.js';
 import { ANTHROPIC_PROVIDER_ID } from './convert-to-anthropic-input.js';
 import { assertValidOutputItems } from './output-check.js';
+import { StreamPump } from './stream-pump.js';
 
 const OUTPUT_EVENTS = new Set([
   'output_item_added',
@@ -132,62 +133,62 @@ export class AnthropicMessagesModel implements Model {
    * with one `response_done`. Throws like {@link getResponse}; a stream that breaks or ends
    * before `message_stop` is a `ModelCallError`, retryable only while no output was streamed.
    */
-  async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+  getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const output: Item[] = [];
     const usage = emptyUsage();
     let last: ModelResponse | undefined;
     const earlier: ModelResponse[] = [];
     let emitted = false;
-    for (let call = 0; ; call++) {
-      const body = {
-        ...this.body(request, output),
-        stream: true,
-      } as unknown as MessageCreateParamsStreaming;
-      let done: AnthropicStreamResult | undefined;
-      try {
-        const stream = await this.client.messages.create(body, {
-          signal: request.signal,
-          maxRetries: 0,
-        });
-        const events = anthropicStreamEvents(guardReads(stream, this.url), {
+    let call = -1;
+    let mapper: AnthropicStreamMapper | undefined;
+    const finish = async (out: ModelStreamEvent[]): Promise<'stop'> => {
+      await assertValidOutputItems(output, 'Anthropic Messages API');
+      out.push({ type: 'response_done', response: this.merged(output, usage, last, earlier) });
+      return 'stop';
+    };
+    return new StreamPump<unknown, ModelStreamEvent>({
+      open: () => {
+        call++;
+        mapper = new AnthropicStreamMapper({
           outputIndexBase: output.length,
           emitStarted: call === 0,
         });
-        let finished = false;
-        try {
-          for (;;) {
-            const next = await events.next();
-            if (next.done) {
-              finished = true;
-              done = next.value;
-              break;
-            }
-            if (OUTPUT_EVENTS.has(next.value.type)) emitted = true;
-            yield next.value;
-          }
-        } finally {
-          // The consumer stopped early (or the conversion threw): close the SDK stream too.
-          if (!finished) await events.return(undefined).catch(() => undefined);
-        }
-      } catch (error) {
-        const failure = this.failure(error, request);
-        throw emitted ? afterOutput(failure) : failure;
-      }
-      if (!done) {
+        const body = { ...this.body(request, output), stream: true };
+        return this.client.messages.create(body as unknown as MessageCreateParamsStreaming, {
+          signal: request.signal,
+          maxRetries: 0,
+        });
+      },
+      step: (event, out) => {
+        const from = out.length;
+        const done = mapper!.step(event, out);
+        if (!emitted)
+          for (let i = from; i < out.length; i++)
+            if (OUTPUT_EVENTS.has(out[i].type)) emitted = true;
+        if (!done) return undefined;
+        if (last) earlier.unshift(last);
+        last = done.response;
+        output.push(...last.output);
+        addUsage(usage, last.usage);
+        return this.continuePaused(done.message, call) ? 'reopen' : finish(out);
+      },
+      end: () => {
         if (request.signal?.aborted) throw request.signal.reason;
         throw new ModelCallError(
           `The Anthropic stream from ${this.url} ended before message_stop (connection dropped?). ${emitted ? 'Output had already been streamed, so the call is not replayed.' : 'Retrying may succeed.'}`,
           { retryable: !emitted, code: 'stream_incomplete' },
         );
-      }
-      if (last) earlier.unshift(last);
-      last = done.response;
-      output.push(...last.output);
-      addUsage(usage, last.usage);
-      if (!this.continuePaused(done.message, call)) break;
-    }
-    await assertValidOutputItems(output, 'Anthropic Messages API');
-    yield { type: 'response_done', response: this.merged(output, usage, last, earlier) };
+      },
+      // Reading the SDK stream fails as a `ModelCallError` (`toStreamReadError`); then like every
+      // failure of a call: the abort reason, or the error mapped, not retryable after output.
+      error: (error, phase) => {
+        const failure = this.failure(
+          phase === 'read' ? toStreamReadError(error, this.url) : error,
+          request,
+        );
+        return emitted ? afterOutput(failure) : failure;
+      },
+    });
   }
 
   /** See `anthropicRetryAdvice`: retryable `ModelCallError`s are retried after `retryAfterMs`. */
@@ -236,14 +237,5 @@ export class AnthropicMessagesModel implements Model {
   private failure(error: unknown, request: ModelRequest): unknown {
     if (request.signal?.aborted) return request.signal.reason ?? error;
     return toModelCallError(error, this.url);
-  }
-}
-
-/** Re-throws failures of reading the SDK stream (not of converting it) as `ModelCallError`s. */
-async function* guardReads(stream: AsyncIterable<unknown>, url: string): AsyncGenerator<unknown> {
-  try {
-    for await (const event of stream) yield event;
-  } catch (error) {
-    throw toStreamReadError(error, url);
   }
 }

@@ -81,68 +81,94 @@ export async function* anthropicStreamEvents(
   events: AsyncIterable<unknown>,
   options: AnthropicStreamOptions = {},
 ): AsyncGenerator<ModelStreamEvent, AnthropicStreamResult | undefined> {
-  const base = options.outputIndexBase ?? 0;
-  const message: AnthropicMessageLike = { id: '', content: [], stop_reason: null, usage: {} };
+  const mapper = new AnthropicStreamMapper(options);
+  const out: ModelStreamEvent[] = [];
+  for await (const raw of events) {
+    const result = mapper.step(raw, out);
+    for (const event of out) yield event;
+    out.length = 0;
+    if (result) return result;
+  }
+  return undefined;
+}
+
+/**
+ * The mapping of {@link anthropicStreamEvents}, one event at a time: `step` pushes the kernel
+ * events of one stream event to `out` and returns the result at `message_stop`.
+ */
+export class AnthropicStreamMapper {
+  private readonly base: number;
+  private readonly message: AnthropicMessageLike = {
+    id: '',
+    content: [],
+    stop_reason: null,
+    usage: {},
+  };
   /** Blocks that came whole in `message_start`, then the blocks of block events by wire index. */
-  const prepopulated: Accumulating[] = [];
-  const blocks = new Map<number, Accumulating>();
-  const outputIndexOf = new Map<Accumulating, number>();
-  const open = new Set<Accumulating>();
-  let nextIndex = base;
-  let started = false;
-  let textRun: { outputIndex: number; blocks: AnthropicBlock[] } | undefined;
+  private readonly prepopulated: Accumulating[] = [];
+  private readonly blocks = new Map<number, Accumulating>();
+  private readonly outputIndexOf = new Map<Accumulating, number>();
+  private readonly open = new Set<Accumulating>();
+  private nextIndex: number;
+  private started = false;
+  private textRun: { outputIndex: number; blocks: AnthropicBlock[] } | undefined;
   /**
    * The `output_item_done` of the last stopped block, sent when the next block starts or at
    * `message_stop` — then with the final item, which may carry the response's `container`.
    */
-  let held: { block: Accumulating; outputIndex?: number } | undefined;
+  private held: { block: Accumulating; outputIndex?: number } | undefined;
 
-  function* flushHeld(final?: Item): Generator<ModelStreamEvent> {
-    if (!held) return;
-    const { block, outputIndex } = held;
-    held = undefined;
-    yield { type: 'output_item_done', item: final ?? blockToItem(block), outputIndex };
+  constructor(private readonly options: AnthropicStreamOptions = {}) {
+    this.base = options.outputIndexBase ?? 0;
+    this.nextIndex = this.base;
   }
 
-  function* closeTextRun(): Generator<ModelStreamEvent> {
-    if (!textRun) return;
-    yield {
+  private flushHeld(out: ModelStreamEvent[], final?: Item): void {
+    if (!this.held) return;
+    const { block, outputIndex } = this.held;
+    this.held = undefined;
+    out.push({ type: 'output_item_done', item: final ?? blockToItem(block), outputIndex });
+  }
+
+  private closeTextRun(out: ModelStreamEvent[]): void {
+    if (!this.textRun) return;
+    out.push({
       type: 'output_item_done',
-      item: textBlocksToMessage(textRun.blocks),
-      outputIndex: textRun.outputIndex,
-    };
-    textRun = undefined;
+      item: textBlocksToMessage(this.textRun.blocks),
+      outputIndex: this.textRun.outputIndex,
+    });
+    this.textRun = undefined;
   }
 
-  function* startBlock(block: Accumulating): Generator<ModelStreamEvent> {
-    yield* flushHeld();
+  private startBlock(block: Accumulating, out: ModelStreamEvent[]): void {
+    this.flushHeld(out);
     if (block.type === 'text') {
-      if (!textRun) {
-        textRun = { outputIndex: nextIndex++, blocks: [] };
+      if (!this.textRun) {
+        this.textRun = { outputIndex: this.nextIndex++, blocks: [] };
         const item: Item = {
           type: 'message',
           role: 'assistant',
           content: [],
           status: 'in_progress',
         };
-        yield { type: 'output_item_added', item, outputIndex: textRun.outputIndex };
+        out.push({ type: 'output_item_added', item, outputIndex: this.textRun.outputIndex });
       }
-      textRun.blocks.push(block);
+      this.textRun.blocks.push(block);
       if (typeof block.text === 'string' && block.text !== '')
-        yield { type: 'text_delta', delta: block.text, outputIndex: textRun.outputIndex };
+        out.push({ type: 'text_delta', delta: block.text, outputIndex: this.textRun.outputIndex });
       return;
     }
-    yield* closeTextRun();
-    const outputIndex = nextIndex++;
-    outputIndexOf.set(block, outputIndex);
-    open.add(block);
-    yield { type: 'output_item_added', item: startedItem(block), outputIndex };
+    this.closeTextRun(out);
+    const outputIndex = this.nextIndex++;
+    this.outputIndexOf.set(block, outputIndex);
+    this.open.add(block);
+    out.push({ type: 'output_item_added', item: startedItem(block), outputIndex });
   }
 
-  function* stopBlock(block: Accumulating): Generator<ModelStreamEvent> {
-    if (!open.has(block)) return;
-    open.delete(block);
-    const outputIndex = outputIndexOf.get(block);
+  private stopBlock(block: Accumulating, out: ModelStreamEvent[]): void {
+    if (!this.open.has(block)) return;
+    this.open.delete(block);
+    const outputIndex = this.outputIndexOf.get(block);
     const fromDeltas = finishToolInput(block);
     // Input given whole at content_block_start: one arguments delta, so deltas add up to it.
     if (
@@ -151,80 +177,52 @@ export async function* anthropicStreamEvents(
       isRecord(block.input) &&
       Object.keys(block.input).length > 0
     )
-      yield {
+      out.push({
         type: 'function_call_arguments_delta',
         delta: JSON.stringify(block.input),
         callId: String(block.id),
         outputIndex,
-      };
-    yield* flushHeld();
-    held = { block, outputIndex };
+      });
+    this.flushHeld(out);
+    this.held = { block, outputIndex };
   }
 
-  for await (const raw of events) {
+  /**
+   * Maps one stream event, pushing kernel events to `out`; returns the result once the event was
+   * `message_stop`, else `undefined`.
+   * @throws ModelCallError for an event that is not an object or a malformed block event.
+   */
+  step(raw: unknown, out: ModelStreamEvent[]): AnthropicStreamResult | undefined {
     if (!isRecord(raw))
       throw invalid(
         `an event that is not a JSON object (${(JSON.stringify(raw) ?? 'nothing').slice(0, 100)})`,
       );
     const ev = raw as Event;
-    yield { type: 'raw', providerId: ANTHROPIC_PROVIDER_ID, event: ev };
+    const message = this.message;
+    out.push({ type: 'raw', providerId: ANTHROPIC_PROVIDER_ID, event: ev });
     switch (ev.type) {
-      case 'message_start': {
-        const m = isRecord(ev.message) ? ev.message : {};
-        if (isRecord(m.usage)) message.usage = { ...message.usage, ...m.usage };
-        if (started) break;
-        started = true;
-        message.id = typeof m.id === 'string' ? m.id : '';
-        if (typeof m.model === 'string') message.model = m.model;
-        if (m.stop_reason !== undefined) message.stop_reason = m.stop_reason;
-        if (m.stop_details !== undefined) message.stop_details = m.stop_details;
-        if (isRecord(m.container)) message.container = m.container;
-        if (options.emitStarted !== false)
-          yield { type: 'response_started', responseId: message.id || undefined };
-        for (const raw of Array.isArray(m.content) ? m.content : []) {
-          if (!isRecord(raw) || typeof raw.type !== 'string')
-            throw invalid('a message_start content block without a type');
-          const block: Accumulating = { ...(raw as AnthropicBlock) };
-          prepopulated.push(block);
-          yield* startBlock(block);
-          yield* stopBlock(block);
-        }
-        break;
-      }
-      case 'content_block_start': {
-        if (!isIndex(ev.index))
-          throw invalid(`content_block_start with index ${JSON.stringify(ev.index) ?? '(none)'}`);
-        if (!isRecord(ev.content_block) || typeof ev.content_block.type !== 'string')
-          throw invalid('content_block_start without a content block');
-        if (blocks.has(ev.index))
-          throw invalid(`a second content_block_start for index ${ev.index}`);
-        const block: Accumulating = { ...(ev.content_block as AnthropicBlock) };
-        delete block.partial_json;
-        blocks.set(ev.index, block);
-        yield* startBlock(block);
-        break;
-      }
       case 'content_block_delta': {
-        const block = isIndex(ev.index) ? blocks.get(ev.index) : undefined;
+        const block = isIndex(ev.index) ? this.blocks.get(ev.index) : undefined;
         const d = isRecord(ev.delta) ? ev.delta : {};
         if (!block) break;
-        const outputIndex = outputIndexOf.get(block);
+        const outputIndex = this.outputIndexOf.get(block);
         if (d.type === 'text_delta' && typeof d.text === 'string') {
           block.text = `${typeof block.text === 'string' ? block.text : ''}${d.text}`;
           if (d.text !== '')
-            yield { type: 'text_delta', delta: d.text, outputIndex: textRun?.outputIndex };
+            out.push({ type: 'text_delta', delta: d.text, outputIndex: this.textRun?.outputIndex });
         } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
           block.partial_json = `${block.partial_json ?? ''}${d.partial_json}`;
           if (block.type === 'tool_use' && d.partial_json !== '')
-            yield {
+            out.push({
               type: 'function_call_arguments_delta',
               delta: d.partial_json,
               callId: String(block.id),
               outputIndex,
-            };
+            });
         } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') {
           block.thinking = `${typeof block.thinking === 'string' ? block.thinking : ''}${d.thinking}`;
-          if (d.thinking !== '') yield { type: 'reasoning_delta', delta: d.thinking, outputIndex };
+          if (d.thinking !== '')
+            out.push({ type: 'reasoning_delta', delta: d.thinking, outputIndex });
         } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {
           block.signature = `${typeof block.signature === 'string' ? block.signature : ''}${d.signature}`;
         } else if (d.type === 'citations_delta' && isRecord(d.citation)) {
@@ -235,9 +233,44 @@ export async function* anthropicStreamEvents(
         }
         break;
       }
+      case 'message_start': {
+        const m = isRecord(ev.message) ? ev.message : {};
+        if (isRecord(m.usage)) message.usage = { ...message.usage, ...m.usage };
+        if (this.started) break;
+        this.started = true;
+        message.id = typeof m.id === 'string' ? m.id : '';
+        if (typeof m.model === 'string') message.model = m.model;
+        if (m.stop_reason !== undefined) message.stop_reason = m.stop_reason;
+        if (m.stop_details !== undefined) message.stop_details = m.stop_details;
+        if (isRecord(m.container)) message.container = m.container;
+        if (this.options.emitStarted !== false)
+          out.push({ type: 'response_started', responseId: message.id || undefined });
+        for (const raw of Array.isArray(m.content) ? m.content : []) {
+          if (!isRecord(raw) || typeof raw.type !== 'string')
+            throw invalid('a message_start content block without a type');
+          const block: Accumulating = { ...(raw as AnthropicBlock) };
+          this.prepopulated.push(block);
+          this.startBlock(block, out);
+          this.stopBlock(block, out);
+        }
+        break;
+      }
+      case 'content_block_start': {
+        if (!isIndex(ev.index))
+          throw invalid(`content_block_start with index ${JSON.stringify(ev.index) ?? '(none)'}`);
+        if (!isRecord(ev.content_block) || typeof ev.content_block.type !== 'string')
+          throw invalid('content_block_start without a content block');
+        if (this.blocks.has(ev.index))
+          throw invalid(`a second content_block_start for index ${ev.index}`);
+        const block: Accumulating = { ...(ev.content_block as AnthropicBlock) };
+        delete block.partial_json;
+        this.blocks.set(ev.index, block);
+        this.startBlock(block, out);
+        break;
+      }
       case 'content_block_stop': {
-        const block = isIndex(ev.index) ? blocks.get(ev.index) : undefined;
-        if (block && block.type !== 'text') yield* stopBlock(block);
+        const block = isIndex(ev.index) ? this.blocks.get(ev.index) : undefined;
+        if (block && block.type !== 'text') this.stopBlock(block, out);
         break;
       }
       case 'message_delta': {
@@ -251,31 +284,36 @@ export async function* anthropicStreamEvents(
         }
         break;
       }
-      case 'message_stop': {
-        for (const block of [...open]) yield* stopBlock(block);
-        message.content = [
-          ...prepopulated,
-          ...[...blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b),
-        ];
-        const response = convertFromAnthropicOutput(message);
-        if (held) yield* flushHeld(response.output[(held.outputIndex ?? base) - base]);
-        if (textRun) {
-          const item =
-            response.output[textRun.outputIndex - base] ?? textBlocksToMessage(textRun.blocks);
-          yield { type: 'output_item_done', item, outputIndex: textRun.outputIndex };
-          textRun = undefined;
-        }
-        for (let i = nextIndex - base; i < response.output.length; i++) {
-          yield { type: 'output_item_added', item: response.output[i], outputIndex: base + i };
-          yield { type: 'output_item_done', item: response.output[i], outputIndex: base + i };
-        }
-        return { message, response };
-      }
+      case 'message_stop':
+        return this.stop(out);
       default:
         break;
     }
+    return undefined;
   }
-  return undefined;
+
+  private stop(out: ModelStreamEvent[]): AnthropicStreamResult {
+    const { base, message } = this;
+    for (const block of [...this.open]) this.stopBlock(block, out);
+    message.content = [
+      ...this.prepopulated,
+      ...[...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b),
+    ];
+    const response = convertFromAnthropicOutput(message);
+    if (this.held) this.flushHeld(out, response.output[(this.held.outputIndex ?? base) - base]);
+    if (this.textRun) {
+      const item =
+        response.output[this.textRun.outputIndex - base] ??
+        textBlocksToMessage(this.textRun.blocks);
+      out.push({ type: 'output_item_done', item, outputIndex: this.textRun.outputIndex });
+      this.textRun = undefined;
+    }
+    for (let i = this.nextIndex - base; i < response.output.length; i++) {
+      out.push({ type: 'output_item_added', item: response.output[i], outputIndex: base + i });
+      out.push({ type: 'output_item_done', item: response.output[i], outputIndex: base + i });
+    }
+    return { message, response };
+  }
 }
 
 /** The item announced at `content_block_start` (tool arguments and thinking are still empty). */

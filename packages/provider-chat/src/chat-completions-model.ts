@@ -114,11 +114,11 @@ export class ChatCompletionsModel implements Model {
     return response;
   }
 
-  async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    const body = convertToChatInput(request, this.modelId, this.inputOptions);
-    let stream: AsyncIterable<unknown>;
-    try {
-      stream = await this.client.chat.completions.create(
+  /** One streamed call; `convertChatStream` maps the chunks. Nothing is sent before the first `next()`. */
+  getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const open = () => {
+      const body = convertToChatInput(request, this.modelId, this.inputOptions);
+      return this.client.chat.completions.create(
         {
           ...body,
           stream: true,
@@ -126,11 +126,8 @@ export class ChatCompletionsModel implements Model {
         },
         { signal: request.signal, maxRetries: 0 },
       );
-    } catch (error) {
-      request.signal?.throwIfAborted();
-      throw readFailure(error, { providerId: this.provider, url: this.url });
-    }
-    yield* convertChatStream(stream, {
+    };
+    return convertChatStream(open, {
       providerId: this.provider,
       signal: request.signal,
       url: this.url,

@@ -22,6 +22,7 @@ import {
   uniqueCallIds,
 } from './convert-from-chat-output.js';
 import { assertValidOutputItems } from './output-check.js';
+import { StreamPump } from './stream-pump.js';
 
 /** Options of {@link convertChatStream}. */
 export interface ChatStreamOptions {
@@ -37,7 +38,9 @@ const isRecord = (value: unknown): value is Record<string, any> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Turns the chunks of one streamed completion into kernel stream events: a `raw` event per
+ * Turns the chunks of one streamed completion into kernel stream events. `chunks` is the
+ * client's stream, or a function opening it on the first `next()` (its failure is a read failure
+ * before any output). Events: a `raw` event per
  * chunk; `response_started` once (with the first non-empty chunk `id`; at the latest before the
  * first output); `output_item_added` when a reasoning text, message or tool call first appears;
  * `reasoning_delta` / `text_delta` / `function_call_arguments_delta`; then `output_item_done`
@@ -54,10 +57,10 @@ const isRecord = (value: unknown): value is Record<string, any> =>
  *   produced); ModelBehaviorError when the token limit cut a tool call or an assembled item is
  *   invalid; the signal's reason when aborted.
  */
-export async function* convertChatStream(
-  chunks: AsyncIterable<unknown>,
+export function convertChatStream(
+  chunks: AsyncIterable<unknown> | (() => PromiseLike<AsyncIterable<unknown>>),
   options: ChatStreamOptions,
-): AsyncGenerator<ModelStreamEvent> {
+): AsyncIterableIterator<ModelStreamEvent> {
   const { providerId, signal } = options;
   const where = `${providerId} (Chat Completions)`;
   let responseId: string | undefined;
@@ -75,94 +78,84 @@ export async function* convertChatStream(
     started = true;
     return { type: 'response_started', responseId };
   };
+  /** Output begins: `response_started` first, once. */
+  const begin = (out: ModelStreamEvent[]) => {
+    if (!started) out.push(startEvent());
+    outputStarted = true;
+  };
 
-  // Failures of reading the stream (the client's SSE parsing and chunk handling), as Baton errors.
-  const reads = (async function* () {
-    try {
-      yield* chunks;
-    } catch (error) {
-      signal?.throwIfAborted();
-      throw readFailure(error, { providerId, outputStarted, url: options.url });
+  const step = (raw: unknown, out: ModelStreamEvent[]): undefined => {
+    if (!isRecord(raw)) {
+      throw new ModelCallError(
+        `${where} sent a stream event that is not a JSON object (${(JSON.stringify(raw) ?? 'nothing').slice(0, 100)})${options.url ? ` from ${options.url}` : ''}; the stream is not usable. ${outputStarted ? 'Output had already started; it is not replayed.' : 'The request can be retried.'}`,
+        { retryable: !outputStarted, code: 'invalid_stream_event' },
+      );
     }
-  })();
-  try {
-    for await (const raw of reads) {
-      if (!isRecord(raw)) {
-        throw new ModelCallError(
-          `${where} sent a stream event that is not a JSON object (${(JSON.stringify(raw) ?? 'nothing').slice(0, 100)})${options.url ? ` from ${options.url}` : ''}; the stream is not usable. ${outputStarted ? 'Output had already started; it is not replayed.' : 'The request can be retried.'}`,
-          { retryable: !outputStarted, code: 'invalid_stream_event' },
-        );
-      }
-      const chunk = raw;
-      responseId ??= nonEmptyString(chunk.id);
-      modelName ??= nonEmptyString(chunk.model);
-      if (!started && responseId !== undefined) yield startEvent();
-      yield { type: 'raw', providerId, event: raw };
-      const chunkUsage = isRecord(chunk.usage)
-        ? chunk.usage
-        : isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)
-          ? chunk.x_groq.usage
-          : undefined;
-      if (chunkUsage) usage = chunkUsage;
-      const choices: unknown[] = Array.isArray(chunk.choices) ? chunk.choices : [];
-      const choice = choices.find((c) => isRecord(c) && (c.index ?? 0) === 0) as
-        | Record<string, any>
-        | undefined;
-      if (!choice) continue;
-      const delta: Record<string, any> = isRecord(choice.delta) ? choice.delta : {};
+    const chunk = raw;
+    responseId ??= nonEmptyString(chunk.id);
+    modelName ??= nonEmptyString(chunk.model);
+    if (!started && responseId !== undefined) out.push(startEvent());
+    out.push({ type: 'raw', providerId, event: raw });
+    const chunkUsage = isRecord(chunk.usage)
+      ? chunk.usage
+      : isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)
+        ? chunk.x_groq.usage
+        : undefined;
+    if (chunkUsage) usage = chunkUsage;
+    const choice = firstChoice(chunk.choices);
+    if (!choice) return;
+    const delta: Record<string, any> = isRecord(choice.delta) ? choice.delta : {};
 
-      const reasoningDelta = reasoningTextOf(delta);
-      if (reasoningDelta) {
-        if (!started) yield startEvent();
-        if (!reasoning) {
-          reasoning = { text: '', outputIndex: nextIndex++ };
-          yield {
-            type: 'output_item_added',
-            item: chatReasoningItem('', providerId),
-            outputIndex: reasoning.outputIndex,
-          };
-        }
-        reasoning.text += reasoningDelta;
-        outputStarted = true;
-        yield {
-          type: 'reasoning_delta',
-          delta: reasoningDelta,
+    const reasoningDelta = reasoningTextOf(delta);
+    if (reasoningDelta) {
+      begin(out);
+      if (!reasoning) {
+        reasoning = { text: '', outputIndex: nextIndex++ };
+        out.push({
+          type: 'output_item_added',
+          item: chatReasoningItem('', providerId),
           outputIndex: reasoning.outputIndex,
-        };
+        });
       }
+      reasoning.text += reasoningDelta;
+      out.push({
+        type: 'reasoning_delta',
+        delta: reasoningDelta,
+        outputIndex: reasoning.outputIndex,
+      });
+    }
 
-      const textDelta = contentTextOf(delta.content);
-      const refusalDelta = typeof delta.refusal === 'string' ? delta.refusal : '';
-      if (textDelta || refusalDelta) {
-        if (!started) yield startEvent();
-        if (!message) {
-          message = { text: '', refusal: '', outputIndex: nextIndex++ };
-          yield {
-            type: 'output_item_added',
-            item: { type: 'message', role: 'assistant', content: [], status: 'in_progress' },
-            outputIndex: message.outputIndex,
-          };
-        }
-        outputStarted = true;
-        message.refusal += refusalDelta;
-        if (textDelta) {
-          message.text += textDelta;
-          yield { type: 'text_delta', delta: textDelta, outputIndex: message.outputIndex };
-        }
+    const textDelta = contentTextOf(delta.content);
+    const refusalDelta = typeof delta.refusal === 'string' ? delta.refusal : '';
+    if (textDelta || refusalDelta) {
+      begin(out);
+      if (!message) {
+        message = { text: '', refusal: '', outputIndex: nextIndex++ };
+        out.push({
+          type: 'output_item_added',
+          item: { type: 'message', role: 'assistant', content: [], status: 'in_progress' },
+          outputIndex: message.outputIndex,
+        });
       }
+      message.refusal += refusalDelta;
+      if (textDelta) {
+        message.text += textDelta;
+        out.push({ type: 'text_delta', delta: textDelta, outputIndex: message.outputIndex });
+      }
+    }
 
-      const toolCalls: unknown[] = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+    const toolCalls = delta.tool_calls;
+    if (Array.isArray(toolCalls)) {
       for (let position = 0; position < toolCalls.length; position++) {
         const result = tools.apply(toolCalls[position], position, () => ({
           outputIndex: nextIndex++,
           fallbackId: `${fallbackPrefix()}_call_${tools.calls.length}`,
         }));
         if (!result) continue;
-        if (!started) yield startEvent();
-        outputStarted = true;
+        begin(out);
         const { call } = result;
         if (result.started) {
-          yield {
+          out.push({
             type: 'output_item_added',
             item: {
               type: 'function_call',
@@ -172,70 +165,92 @@ export async function* convertChatStream(
               status: 'in_progress',
             },
             outputIndex: call.outputIndex,
-          };
+          });
         }
         if (result.argumentsDelta !== '') {
-          yield {
+          out.push({
             type: 'function_call_arguments_delta',
             delta: result.argumentsDelta,
             callId: callIdOf(call),
             outputIndex: call.outputIndex,
-          };
+          });
         }
       }
-      if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
-        finishReason = choice.finish_reason;
     }
-  } catch (error) {
-    signal?.throwIfAborted();
-    throw toModelCallError(error, { providerId, outputStarted, url: options.url });
-  }
-  signal?.throwIfAborted();
-  if (finishReason === undefined) {
-    throw new ModelCallError(
-      outputStarted
-        ? `The ${where} stream ended before a finish_reason, after output had started; it is not replayed. Retry the turn if needed.`
-        : `The ${where} stream ended before any output or finish_reason. The request can be retried.`,
-      { retryable: !outputStarted, code: 'stream_incomplete' },
-    );
-  }
-  assertNotCutInToolCall(finishReason, tools.calls.length > 0, providerId);
-
-  const incomplete = finishReason === 'length' || finishReason === 'content_filter';
-  const indexed: { item: Item; outputIndex: number }[] = [];
-  if (reasoning)
-    indexed.push({
-      item: chatReasoningItem(reasoning.text, providerId),
-      outputIndex: reasoning.outputIndex,
-    });
-  const messageItem =
-    message && chatMessageItem(message.text, message.refusal || undefined, incomplete);
-  if (message && messageItem) indexed.push({ item: messageItem, outputIndex: message.outputIndex });
-  const callItems = uniqueCallIds(
-    tools.calls.map((call) =>
-      chatFunctionCallItem(
-        {
-          id: call.id,
-          name: call.name,
-          arguments: call.arguments,
-          extra_content: call.extraContent,
-        },
-        call.fallbackId,
-        providerId,
-      ),
-    ),
-  );
-  tools.calls.forEach((call, i) => {
-    indexed.push({ item: callItems[i], outputIndex: call.outputIndex });
-  });
-  indexed.sort((a, b) => a.outputIndex - b.outputIndex);
-  const output = indexed.map((e) => e.item);
-  await assertValidOutputItems(output, where);
-  if (!started) yield startEvent();
-  for (const entry of indexed)
-    yield { type: 'output_item_done', item: entry.item, outputIndex: entry.outputIndex };
-  yield {
-    type: 'response_done',
-    response: { output, usage: convertChatUsage(usage), responseId, modelName },
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
+      finishReason = choice.finish_reason;
+    return undefined;
   };
+
+  const end = async (out: ModelStreamEvent[]): Promise<void> => {
+    signal?.throwIfAborted();
+    if (finishReason === undefined) {
+      throw new ModelCallError(
+        outputStarted
+          ? `The ${where} stream ended before a finish_reason, after output had started; it is not replayed. Retry the turn if needed.`
+          : `The ${where} stream ended before any output or finish_reason. The request can be retried.`,
+        { retryable: !outputStarted, code: 'stream_incomplete' },
+      );
+    }
+    assertNotCutInToolCall(finishReason, tools.calls.length > 0, providerId);
+
+    const incomplete = finishReason === 'length' || finishReason === 'content_filter';
+    const indexed: { item: Item; outputIndex: number }[] = [];
+    if (reasoning)
+      indexed.push({
+        item: chatReasoningItem(reasoning.text, providerId),
+        outputIndex: reasoning.outputIndex,
+      });
+    const messageItem =
+      message && chatMessageItem(message.text, message.refusal || undefined, incomplete);
+    if (message && messageItem)
+      indexed.push({ item: messageItem, outputIndex: message.outputIndex });
+    const callItems = uniqueCallIds(
+      tools.calls.map((call) =>
+        chatFunctionCallItem(
+          {
+            id: call.id,
+            name: call.name,
+            arguments: call.arguments,
+            extra_content: call.extraContent,
+          },
+          call.fallbackId,
+          providerId,
+        ),
+      ),
+    );
+    tools.calls.forEach((call, i) => {
+      indexed.push({ item: callItems[i], outputIndex: call.outputIndex });
+    });
+    indexed.sort((a, b) => a.outputIndex - b.outputIndex);
+    const output = indexed.map((e) => e.item);
+    await assertValidOutputItems(output, where);
+    if (!started) out.push(startEvent());
+    for (const entry of indexed)
+      out.push({ type: 'output_item_done', item: entry.item, outputIndex: entry.outputIndex });
+    out.push({
+      type: 'response_done',
+      response: { output, usage: convertChatUsage(usage), responseId, modelName },
+    });
+  };
+
+  return new StreamPump<unknown, ModelStreamEvent>({
+    open: () => (typeof chunks === 'function' ? chunks() : chunks),
+    step,
+    end,
+    // Failures of opening or reading the stream (the client's SSE parsing and chunk handling)
+    // through `readFailure`; errors of the mapping through `toModelCallError`; an abort wins.
+    error: (error, phase) => {
+      if (signal?.aborted) return signal.reason;
+      const context = { providerId, outputStarted, url: options.url };
+      return phase === 'step' ? toModelCallError(error, context) : readFailure(error, context);
+    },
+  });
+}
+
+/** The choice with `index` 0 (or no index) of a chunk's `choices`, if any. */
+function firstChoice(choices: unknown): Record<string, any> | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  for (const c of choices) if (isRecord(c) && (c.index ?? 0) === 0) return c;
+  return undefined;
 }

@@ -98,20 +98,17 @@ export class OpenAIResponsesModel implements Model {
     return result;
   }
 
-  /** One streamed call (`stream: true`); the SDK parses the SSE, this maps the events. */
-  async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    const body = { ...this.body(request), stream: true };
-    let stream: AsyncIterable<unknown>;
-    try {
-      stream = await this.client.responses.create(
-        body as unknown as ResponseCreateParamsStreaming,
+  /**
+   * One streamed call (`stream: true`); the SDK parses the SSE, `toModelStreamEvents` maps the
+   * events. Nothing is sent before the first `next()`.
+   */
+  getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const open = () =>
+      this.client.responses.create(
+        { ...this.body(request), stream: true } as unknown as ResponseCreateParamsStreaming,
         { signal: request.signal, maxRetries: 0 },
       );
-    } catch (error) {
-      if (request.signal?.aborted) throw request.signal.reason ?? error;
-      throw readFailure(error, { url: this.url });
-    }
-    yield* toModelStreamEvents(stream, { signal: request.signal, url: this.url });
+    return toModelStreamEvents(open, { signal: request.signal, url: this.url });
   }
 
   /** `{ retry, delayMs }` from a `ModelCallError` (or a raw `openai` error); see `getOpenAIRetryAdvice`. */

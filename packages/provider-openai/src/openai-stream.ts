@@ -10,7 +10,8 @@ import {
 } from './convert-from-openai-output.js';
 import { readFailure, streamFailure } from './openai-errors.js';
 import { assertValidOutputItems } from './output-check.js';
-import { isIndex, OutputSlots } from './responses-output-slots.js';
+import { appendDelta, isIndex, OutputSlots } from './responses-output-slots.js';
+import { StreamPump } from './stream-pump.js';
 
 /** Options of {@link toModelStreamEvents}. */
 export interface ToModelStreamEventsOptions {
@@ -26,7 +27,9 @@ const nonEmpty = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
 /**
- * Maps a Responses event stream to kernel stream events. Every event is first passed through as
+ * Maps a Responses event stream to kernel stream events. `events` is the SDK's stream, or a
+ * function opening it on the first `next()` (its failure is mapped like a read failure, with no
+ * output emitted). Every event is first passed through as
  * `{ type: 'raw', providerId: 'openai', event }`, then mapped:
  *
  * | Responses event | kernel event |
@@ -56,15 +59,14 @@ const nonEmpty = (value: unknown): string | undefined =>
  * no output was emitted yet. "Output" means an `output_item_added` or a delta; the
  * `response_started` and raw lifecycle events carry none.
  */
-export async function* toModelStreamEvents(
-  events: AsyncIterable<unknown>,
+export function toModelStreamEvents(
+  events: AsyncIterable<unknown> | (() => PromiseLike<AsyncIterable<unknown>>),
   options: ToModelStreamEventsOptions = {},
-): AsyncGenerator<ModelStreamEvent> {
-  const iterator = events[Symbol.asyncIterator]();
+): AsyncIterableIterator<ModelStreamEvent> {
   const slots = new OutputSlots();
   let outputEmitted = false;
-  let iteratorClosed = false;
   let started = false;
+  let count = 0;
   let seenId: string | undefined;
   let seenModel: string | undefined;
   const at = options.url ? ` from ${options.url}` : '';
@@ -72,146 +74,144 @@ export async function* toModelStreamEvents(
     started = true;
     return { type: 'response_started', responseId: seenId };
   };
-  try {
-    for (let count = 0; ; count++) {
-      let next: IteratorResult<unknown>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        iteratorClosed = true;
-        if (options.signal?.aborted) throw options.signal.reason ?? error;
-        throw readFailure(error, { outputEmitted, url: options.url });
-      }
-      if (next.done) {
-        iteratorClosed = true;
+  const invalid = (what: string) =>
+    new ModelCallError(
+      `OpenAI Responses API sent ${what}${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
+      { retryable: !outputEmitted, code: 'invalid_stream_event' },
+    );
+
+  const terminal = async (
+    type: string,
+    response: ResponsesResponseLike | undefined,
+    out: ModelStreamEvent[],
+  ): Promise<'stop'> => {
+    const last: ResponsesResponseLike = { ...(response ?? {}) };
+    if (type !== 'response.completed')
+      last.status = type === 'response.failed' ? 'failed' : 'incomplete';
+    const result = fromResponsesResponse(last, { fallbackOutput: slots.assemble(), outputEmitted });
+    if (result.responseId === undefined && seenId !== undefined) result.responseId = seenId;
+    if (result.modelName === undefined && seenModel !== undefined) result.modelName = seenModel;
+    await assertValidOutputItems(result.output, 'OpenAI Responses API');
+    if (!started) out.push(startEvent());
+    out.push({ type: 'response_done', response: result });
+    return 'stop';
+  };
+
+  const step = (event: unknown, out: ModelStreamEvent[]): undefined | 'stop' | Promise<'stop'> => {
+    if (!isRecord(event))
+      throw invalid(
+        `a stream event that is not a JSON object (${(JSON.stringify(event) ?? 'nothing').slice(0, 100)})`,
+      );
+    if (++count > 10_000_000)
+      throw new ModelCallError('OpenAI stream: more than 10 million events; giving up.', {
+        code: 'stream_too_long',
+      });
+    out.push({ type: 'raw', providerId: 'openai', event });
+    const response = isRecord(event.response)
+      ? (event.response as ResponsesResponseLike & Record<string, unknown>)
+      : undefined;
+    if (response) {
+      seenId ??= nonEmpty(response.id);
+      seenModel ??= nonEmpty(response.model);
+      if (!started && seenId !== undefined) out.push(startEvent());
+    }
+    const type = event.type;
+    // Every output event below: `response_started` first (once), then the event itself.
+    let item: ModelStreamEvent | undefined;
+    switch (type) {
+      case 'response.output_text.delta':
+      case 'response.refusal.delta': {
+        const delta = typeof event.delta === 'string' ? event.delta : '';
+        const slot = slots.slotOf(event.output_index);
+        const part = isIndex(event.content_index) ? event.content_index : 0;
+        appendDelta(type === 'response.refusal.delta' ? slot.refusal : slot.text, part, delta);
+        if (type === 'response.refusal.delta') return;
+        item = {
+          type: 'text_delta',
+          delta,
+          itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
+          outputIndex: slot.index,
+        };
         break;
       }
-      const event = next.value;
-      if (!isRecord(event)) {
-        throw new ModelCallError(
-          `OpenAI Responses API sent a stream event that is not a JSON object (${(JSON.stringify(event) ?? 'nothing').slice(0, 100)})${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
-          { retryable: !outputEmitted, code: 'invalid_stream_event' },
-        );
+      case 'response.function_call_arguments.delta': {
+        const delta = typeof event.delta === 'string' ? event.delta : '';
+        const slot = slots.slotOf(event.output_index);
+        slot.args += delta;
+        item = {
+          type: 'function_call_arguments_delta',
+          delta,
+          callId: OutputSlots.callId(slot),
+          itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
+          outputIndex: slot.index,
+        };
+        break;
       }
-      yield { type: 'raw', providerId: 'openai', event };
-      const response = isRecord(event.response)
-        ? (event.response as ResponsesResponseLike & Record<string, unknown>)
-        : undefined;
-      seenId ??= nonEmpty(response?.id);
-      seenModel ??= nonEmpty(response?.model);
-      if (!started && seenId !== undefined) yield startEvent();
-      const output = (item: ModelStreamEvent): ModelStreamEvent[] => {
-        outputEmitted = true;
-        return started ? [item] : [startEvent(), item];
-      };
-      if (
-        (event.type === 'response.output_item.added' ||
-          event.type === 'response.output_item.done') &&
-        !(isRecord(event.item) && typeof event.item.type === 'string')
-      ) {
-        throw new ModelCallError(
-          `OpenAI Responses API sent ${event.type} without an item (an object with a type)${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
-          { retryable: !outputEmitted, code: 'invalid_stream_event' },
-        );
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta': {
+        const delta = typeof event.delta === 'string' ? event.delta : '';
+        const slot = slots.slotOf(event.output_index);
+        if (type === 'response.reasoning_summary_text.delta') {
+          const part = isIndex(event.summary_index) ? event.summary_index : 0;
+          appendDelta(slot.summary, part, delta);
+        }
+        item = {
+          type: 'reasoning_delta',
+          delta,
+          itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
+          outputIndex: slot.index,
+        };
+        break;
       }
-      switch (event.type) {
-        case 'response.output_item.added': {
-          const item = fromResponsesOutputItem(event.item);
-          const { index, slot } = slots.slotOf(event.output_index, true);
-          slot.added = item;
-          yield* output({ type: 'output_item_added', item, outputIndex: index });
-          break;
-        }
-        case 'response.output_item.done': {
-          const item = fromResponsesOutputItem(event.item);
-          const { index, slot } = slots.slotOf(event.output_index);
-          slot.done = item;
-          yield* output({ type: 'output_item_done', item, outputIndex: index });
-          break;
-        }
-        case 'response.output_text.delta':
-        case 'response.refusal.delta': {
-          const delta = typeof event.delta === 'string' ? event.delta : '';
-          const { index, slot } = slots.slotOf(event.output_index);
-          const part = isIndex(event.content_index) ? event.content_index : 0;
-          const map = event.type === 'response.refusal.delta' ? slot.refusal : slot.text;
-          map.set(part, (map.get(part) ?? '') + delta);
-          if (event.type === 'response.refusal.delta') break;
-          yield* output({
-            type: 'text_delta',
-            delta,
-            itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
-            outputIndex: index,
-          });
-          break;
-        }
-        case 'response.function_call_arguments.delta': {
-          const delta = typeof event.delta === 'string' ? event.delta : '';
-          const { index, slot } = slots.slotOf(event.output_index);
-          slot.args += delta;
-          yield* output({
-            type: 'function_call_arguments_delta',
-            delta,
-            callId: OutputSlots.callId(slot),
-            itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
-            outputIndex: index,
-          });
-          break;
-        }
-        case 'response.reasoning_summary_text.delta':
-        case 'response.reasoning_text.delta': {
-          const delta = typeof event.delta === 'string' ? event.delta : '';
-          const { index, slot } = slots.slotOf(event.output_index);
-          if (event.type === 'response.reasoning_summary_text.delta') {
-            const part = isIndex(event.summary_index) ? event.summary_index : 0;
-            slot.summary.set(part, (slot.summary.get(part) ?? '') + delta);
-          }
-          yield* output({
-            type: 'reasoning_delta',
-            delta,
-            itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
-            outputIndex: index,
-          });
-          break;
-        }
-        case 'response.completed':
-        case 'response.incomplete':
-        case 'response.failed': {
-          const terminal: ResponsesResponseLike = { ...(response ?? {}) };
-          if (event.type !== 'response.completed')
-            terminal.status = event.type === 'response.failed' ? 'failed' : 'incomplete';
-          const result = fromResponsesResponse(terminal, {
-            fallbackOutput: slots.assemble(),
-            outputEmitted,
-          });
-          if (result.responseId === undefined && seenId !== undefined) result.responseId = seenId;
-          if (result.modelName === undefined && seenModel !== undefined)
-            result.modelName = seenModel;
-          await assertValidOutputItems(result.output, 'OpenAI Responses API');
-          if (!started) yield startEvent();
-          yield { type: 'response_done', response: result };
-          return;
-        }
-        case 'error':
-          throw streamFailure(event.error ?? event, { outputEmitted, source: 'error event' });
+      case 'response.output_item.added':
+      case 'response.output_item.done': {
+        if (!(isRecord(event.item) && typeof event.item.type === 'string'))
+          throw invalid(`${type} without an item (an object with a type)`);
+        const added = fromResponsesOutputItem(event.item);
+        const fresh = type === 'response.output_item.added';
+        const slot = slots.slotOf(event.output_index, fresh);
+        if (fresh) slot.added = added;
+        else slot.done = added;
+        item = {
+          type: fresh ? 'output_item_added' : 'output_item_done',
+          item: added,
+          outputIndex: slot.index,
+        };
+        break;
       }
-      if (count > 10_000_000)
-        throw new ModelCallError('OpenAI stream: more than 10 million events; giving up.', {
-          code: 'stream_too_long',
-        });
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed':
+        return terminal(type, response, out);
+      case 'error':
+        throw streamFailure(event.error ?? event, { outputEmitted, source: 'error event' });
     }
-  } finally {
-    // Stop the SDK stream (and its HTTP request) when we leave early: terminal event, error, or
-    // the consumer stopped iterating.
-    if (!iteratorClosed) await iterator.return?.().catch(() => undefined);
-  }
-  if (options.signal?.aborted) throw options.signal.reason;
-  throw new ModelCallError(
-    `The OpenAI stream${at} ended before a terminal event (response.completed / incomplete / failed)${
-      outputEmitted
-        ? ' after output had been streamed; the partial response is not replayed.'
-        : '; retrying may succeed.'
-    }`,
-    { retryable: !outputEmitted, code: 'stream_incomplete' },
-  );
+    if (item) {
+      outputEmitted = true;
+      if (!started) out.push(startEvent());
+      out.push(item);
+    }
+    return undefined;
+  };
+
+  return new StreamPump<unknown, ModelStreamEvent>({
+    open: () => (typeof events === 'function' ? events() : events),
+    step,
+    end: () => {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw new ModelCallError(
+        `The OpenAI stream${at} ended before a terminal event (response.completed / incomplete / failed)${
+          outputEmitted
+            ? ' after output had been streamed; the partial response is not replayed.'
+            : '; retrying may succeed.'
+        }`,
+        { retryable: !outputEmitted, code: 'stream_incomplete' },
+      );
+    },
+    error: (error, phase) => {
+      if (phase === 'step') return error;
+      if (options.signal?.aborted) return options.signal.reason ?? error;
+      return readFailure(error, { outputEmitted, url: options.url });
+    },
+  });
 }

@@ -8,16 +8,18 @@ import type { Item } from '@baton/kernel';
 
 /** One output index. */
 export interface OutputSlot {
+  /** The slot's `output_index`. */
+  index: number;
   /** The item of `response.output_item.added`. */
   added?: Item;
   /** The item of `response.output_item.done`. */
   done?: Item;
-  /** `output_text` deltas by `content_index`. */
-  text: Map<number, string>;
+  /** `output_text` deltas by `content_index` (a sparse array: parts may be skipped). */
+  text: string[];
   /** `refusal` deltas by `content_index`. */
-  refusal: Map<number, string>;
+  refusal: string[];
   /** `reasoning_summary_text` deltas by `summary_index`. */
-  summary: Map<number, string>;
+  summary: string[];
   /** `function_call_arguments` deltas, concatenated. */
   args: string;
 }
@@ -37,19 +39,19 @@ export class OutputSlots {
    * The slot of an event: its `output_index` when valid, else the most recent slot (index 0
    * when there is none yet). `fresh` (for `output_item.added`) takes the next free index instead.
    */
-  slotOf(outputIndex: unknown, fresh = false): { index: number; slot: OutputSlot } {
+  slotOf(outputIndex: unknown, fresh = false): OutputSlot {
     let index: number;
     if (isIndex(outputIndex)) index = outputIndex;
     else if (fresh) index = this.max + 1;
     else index = this.last ?? 0;
     let slot = this.slots.get(index);
     if (!slot) {
-      slot = { text: new Map(), refusal: new Map(), summary: new Map(), args: '' };
+      slot = { index, text: [], refusal: [], summary: [], args: '' };
       this.slots.set(index, slot);
       if (index > this.max) this.max = index;
     }
     this.last = index;
-    return { index, slot };
+    return slot;
   }
 
   /** The stable id of the item at a slot (from its `added` / `done` item). */
@@ -62,9 +64,9 @@ export class OutputSlots {
 
   /** The call id of the function call at a slot. */
   static callId(slot: OutputSlot): string | undefined {
-    for (const item of [slot.added, slot.done]) {
-      if (item?.type === 'function_call' && typeof item.call_id === 'string') return item.call_id;
-    }
+    const { added, done } = slot;
+    if (added?.type === 'function_call' && typeof added.call_id === 'string') return added.call_id;
+    if (done?.type === 'function_call' && typeof done.call_id === 'string') return done.call_id;
     return undefined;
   }
 
@@ -84,7 +86,16 @@ export class OutputSlots {
   }
 }
 
-const byIndex = (map: Map<number, string>) => [...map.entries()].sort((a, b) => a[0] - b[0]);
+/** The `[index, text]` pairs of a sparse array of accumulated deltas, in index order. */
+const byIndex = (parts: string[]): [number, string][] =>
+  Object.keys(parts)
+    .map((key): [number, string] => [Number(key), parts[key as unknown as number]])
+    .sort((a, b) => a[0] - b[0]);
+
+/** Appends a delta to part `index` (a content or summary index). */
+export function appendDelta(parts: string[], index: number, delta: string): void {
+  parts[index] = (parts[index] ?? '') + delta;
+}
 
 function complete(added: Item, slot: OutputSlot): Item {
   if (added.type === 'message') {
