@@ -1,5 +1,6 @@
 export { REDIS_SESSION_ENTRY_VERSION } from './redis-entry.js';
 export {
+  ADD_ITEMS_SCRIPT,
   RedisSession,
   type RedisSessionFromUrlOptions,
   type RedisSessionMetadata,

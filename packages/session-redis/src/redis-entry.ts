@@ -7,7 +7,7 @@
  * Version history (one line per version):
  * - 1: `{"v":1,"item":Item}`.
  */
-import type { Item, ItemSchemas } from '@baton/kernel';
+import type { Item } from '@baton/kernel';
 import { findItemIssue, SessionError } from '@baton/kernel';
 
 /** The entry schema version this package writes. */
@@ -20,10 +20,8 @@ export interface EntryContext {
   key: string;
 }
 
-/** Where an entry is read: also the kernel's item schemas, to check the item. */
-export interface ReadContext extends EntryContext {
-  schemas: ItemSchemas;
-}
+/** Where an entry is read. */
+export type ReadContext = EntryContext;
 
 /**
  * Serializes an item into an entry.
@@ -43,14 +41,14 @@ export function encodeEntry(item: Item, ctx: EntryContext): string {
 /**
  * Parses the entry at list `index` (0 = oldest) back into an item, or returns the `SessionError`
  * (naming the index) of an entry that holds none: not valid JSON, no valid version, or no valid
- * item of the vocabulary (checked with the kernel's item schemas).
+ * item of the vocabulary (checked with the kernel's `findItemIssue`).
  * @throws SessionError when the entry was written by a newer entry version (upgrade to read it).
  */
 export function decodeEntry(raw: string, index: number, ctx: ReadContext): Item | SessionError {
-  const where = `Entry at index ${index} of Redis list "${ctx.key}"`;
+  const where = () => `Entry at index ${index} of Redis list "${ctx.key}"`;
   const invalid = (what: string, cause?: unknown) =>
     new SessionError(
-      `${where} ${what}. Repair it (LSET ${ctx.key} ${index} <entry>), delete it (LSET to a marker, then LREM ${ctx.key} 1 <marker>), or open the session with onInvalidItem: 'skip' to leave such entries out.`,
+      `${where()} ${what}. Repair it (LSET ${ctx.key} ${index} <entry>), delete it (LSET to a marker, then LREM ${ctx.key} 1 <marker>), or open the session with onInvalidItem: 'skip' to leave such entries out.`,
       { operation: ctx.operation, key: ctx.key, cause },
     );
   let value: unknown;
@@ -70,11 +68,11 @@ export function decodeEntry(raw: string, index: number, ctx: ReadContext): Item 
   }
   if ((entry.v as number) > REDIS_SESSION_ENTRY_VERSION) {
     throw new SessionError(
-      `${where} was written with entry schema version ${entry.v}, but this @baton/session-redis reads up to version ${REDIS_SESSION_ENTRY_VERSION}. Upgrade @baton/session-redis to read this session.`,
+      `${where()} was written with entry schema version ${entry.v}, but this @baton/session-redis reads up to version ${REDIS_SESSION_ENTRY_VERSION}. Upgrade @baton/session-redis to read this session.`,
       { operation: ctx.operation, key: ctx.key },
     );
   }
-  const issue = findItemIssue(ctx.schemas, entry.item);
+  const issue = findItemIssue(entry.item);
   return issue === undefined
     ? (entry.item as Item)
     : invalid(`does not hold a valid item (${issue})`);

@@ -227,6 +227,21 @@ describe('RedisSession on a real redis-server', () => {
       session.itemsKey,
       /index 1 .*entry schema version 2.*reads up to version 1\. Upgrade @baton\/session-redis/,
     );
+    // A tail read (one LRANGE) names the same index: the list is read again with its length.
+    await session.addItems([user('new')]);
+    expectSessionError(
+      await session.getItems(2).catch((e) => e),
+      'getItems',
+      session.itemsKey,
+      /index 1 .*entry schema version 2/,
+    );
+    // Even while the invalid entry is skipped, a newer one is never returned half-read.
+    const skipping = new RedisSession({
+      sessionId: session.sessionId,
+      client: shared,
+      onInvalidItem: 'skip',
+    });
+    await expect(skipping.getItems(2)).rejects.toThrow(/index 1 .*entry schema version 2/);
     await session.clearSession();
   });
 

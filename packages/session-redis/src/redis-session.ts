@@ -3,7 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AddItemsOptions, Item, SessionV2 } from '@baton/kernel';
-import { loadItemSchemas, SessionError, UserError } from '@baton/kernel';
+import { SessionError, UserError } from '@baton/kernel';
 import type { ChainableCommander, Cluster, Redis, RedisOptions } from 'ioredis';
 import {
   createOwnedClient,
@@ -62,10 +62,12 @@ export interface RedisSessionMetadata {
 }
 
 /**
- * KEYS items, meta, appends · ARGV appendId|'', nowMs, ttlMs, entries… → 1 appended, 0 the id was
- * applied before. One atomic step: the id guard (`SADD`), the entries, the meta hash and the TTL.
+ * The Lua script of `addItems` (sent with EVALSHA): KEYS items, meta, appends · ARGV
+ * appendId|'', nowMs, ttlMs, entries… → 1 appended, 0 the id was applied before. One atomic
+ * step: the id guard (`SADD`), the entries, the meta hash and the TTL. Exported for tools and
+ * benchmarks that need the exact Redis work of an append.
  */
-const ADD_SCRIPT = `
+export const ADD_ITEMS_SCRIPT = `
 if ARGV[1] ~= '' and redis.call('SADD', KEYS[3], ARGV[1]) == 0 then return 0 end
 for i = 4, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV)))
@@ -93,7 +95,7 @@ return {v, redis.call('LLEN', KEYS[1])}
 
 /** A Lua script and its SHA1, sent with EVALSHA (EVAL once Redis answers NOSCRIPT). */
 const script = (lua: string) => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
-const ADD = script(ADD_SCRIPT);
+const ADD = script(ADD_ITEMS_SCRIPT);
 const POP = script(POP_SCRIPT);
 const REPLACE = script(REPLACE_OLDEST_SCRIPT);
 
@@ -106,8 +108,8 @@ const REPLACE = script(REPLACE_OLDEST_SCRIPT);
  * - `addItems` is one Lua script (append-id guard `SADD` + RPUSH + meta + TTL): concurrent
  *   writers never interleave one call's items, a failed call writes nothing, and with an
  *   `appendId` a call applied before (e.g. one whose reply was lost) stores nothing again.
- * - `getItems(limit)` reads `LRANGE -limit -1` and checks every entry with the kernel's item
- *   schemas; `popItem` is an atomic `RPOP` script; `clearSession` deletes the three keys. Works
+ * - `getItems(limit)` is one `LRANGE -limit -1` and checks every entry with the kernel's item
+ *   check (`findItemIssue`, no zod); `popItem` is an atomic `RPOP` script; `clearSession` deletes the three keys. Works
  *   on Redis Cluster (hash tags) and with client prefixes.
  *
  * @throws UserError from the constructor for an empty `sessionId` or a bad `ttlSeconds`/`limit`/
@@ -185,32 +187,62 @@ export class RedisSession implements SessionV2 {
     return session;
   }
 
-  /** The newest `limit` items (default: the constructor's `limit`, else all), oldest first. */
+  /**
+   * The newest `limit` items (default: the constructor's `limit`, else all), oldest first: one
+   * `LRANGE` (`-limit -1`, or `0 -1`). Only when an entry is invalid (and `onInvalidItem` is
+   * `'throw'`) is the list read again with its length (`MULTI LLEN LRANGE`), so the error names
+   * the entry's index exactly.
+   */
   async getItems(limit: number | undefined = this.limit): Promise<Item[]> {
     if (limit !== undefined) limit = Math.floor(limit);
     if (limit !== undefined && !(limit > 0)) return [];
-    const schemas = await loadItemSchemas();
     return this.call('getItems', async () => {
-      let raws: string[];
-      let first = 0;
-      if (limit === undefined) raws = await this.client.lrange(this.itemsKey, 0, -1);
-      else {
-        const [length, slice] = await this.exec(
-          'getItems',
-          this.client.multi().llen(this.itemsKey).lrange(this.itemsKey, -limit, -1),
-        );
-        raws = slice as string[];
-        first = (length as number) - raws.length;
+      const start = limit === undefined ? 0 : -limit;
+      const raws = await this.client.lrange(this.itemsKey, start, -1);
+      const ctx = { operation: 'getItems', key: this.fullKey };
+      // A full read starts at index 0; a tail read's first index is only needed for an error.
+      if (limit === undefined) {
+        const items = this.decodeAll(raws, 0, ctx);
+        if (items instanceof SessionError) throw items;
+        return items;
       }
-      const ctx = { operation: 'getItems', key: this.fullKey, schemas };
-      const items: Item[] = [];
-      for (let i = 0; i < raws.length; i++) {
-        const item = decodeEntry(raws[i], first + i, ctx);
-        if (!(item instanceof SessionError)) items.push(item);
-        else if (!this.skipInvalid) throw item;
+      let items: Item[] | SessionError;
+      try {
+        items = this.decodeAll(raws, undefined, ctx);
+      } catch {
+        items = new SessionError('newer entry', { operation: 'getItems', key: this.fullKey }); // named below
       }
-      return items;
+      if (!(items instanceof SessionError)) return items;
+      const [length, slice] = await this.exec(
+        'getItems',
+        this.client.multi().llen(this.itemsKey).lrange(this.itemsKey, start, -1),
+      );
+      const again = this.decodeAll(
+        slice as string[],
+        (length as number) - (slice as string[]).length,
+        ctx,
+      );
+      if (again instanceof SessionError) throw again;
+      return again; // repaired meanwhile
     });
+  }
+
+  /**
+   * Decodes entries read from list index `first` on (`undefined`: not known yet); returns the
+   * first invalid entry's `SessionError` (unless invalid entries are skipped) instead of items.
+   */
+  private decodeAll(
+    raws: string[],
+    first: number | undefined,
+    ctx: { operation: string; key: string },
+  ): Item[] | SessionError {
+    const items: Item[] = [];
+    for (let i = 0; i < raws.length; i++) {
+      const item = decodeEntry(raws[i], first === undefined ? -1 : first + i, ctx);
+      if (!(item instanceof SessionError)) items.push(item);
+      else if (!this.skipInvalid) return item;
+    }
+    return items;
   }
 
   /**
@@ -237,12 +269,11 @@ export class RedisSession implements SessionV2 {
    * `onInvalidItem: 'skip'`: removed, and the next newest is popped).
    */
   async popItem(): Promise<Item | undefined> {
-    const schemas = await loadItemSchemas();
     return this.call('popItem', async () => {
       for (;;) {
         const reply = (await this.run(POP, Date.now(), this.ttlMs)) as [string, number] | [];
         if (reply.length === 0) return undefined;
-        const ctx = { operation: 'popItem', key: this.fullKey, schemas };
+        const ctx = { operation: 'popItem', key: this.fullKey };
         const item = decodeEntry(reply[0], reply[1], ctx);
         if (!(item instanceof SessionError)) return item;
         if (!this.skipInvalid) throw item;
