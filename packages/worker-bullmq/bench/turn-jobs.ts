@@ -43,6 +43,50 @@ export interface TurnJobsBenchResult {
   /** CPU time (user + system) per turn job, in ms: all worker processes, and redis-server. */
   workerCpuMsPerJob: number;
   redisCpuMsPerJob: number;
+  /** Redis commands per turn job (`INFO` deltas over the measured span, all clients). */
+  redis: RedisCommandCounts;
+}
+
+/** Redis commands over a span of work, from `INFO commandstats` deltas. */
+export interface RedisCommandCounts {
+  /** Every command executed, those run inside Lua scripts included. */
+  executed: number;
+  /** Script calls (`EVALSHA` + `EVAL`): each is one round trip that runs several commands. */
+  scripts: number;
+  /** `executed` by command name (e.g. `evalsha`, `hset`), largest first. */
+  byCommand: Record<string, number>;
+}
+
+/** A snapshot of `INFO commandstats`. */
+export async function redisCommandSnapshot(client: Redis): Promise<RedisCommandCounts> {
+  const commands = (await client.info('commandstats')) as string;
+  const byCommand: Record<string, number> = {};
+  let executed = 0;
+  for (const m of commands.matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) {
+    byCommand[m[1]] = Number(m[2]);
+    executed += Number(m[2]);
+  }
+  return { executed, scripts: (byCommand.evalsha ?? 0) + (byCommand.eval ?? 0), byCommand };
+}
+
+/** `after − before`, per unit of work (`per`), commands sorted by count. */
+export function commandDelta(
+  before: RedisCommandCounts,
+  after: RedisCommandCounts,
+  per: number,
+): RedisCommandCounts {
+  const round = (x: number) => Math.round((x / per) * 100) / 100;
+  const byCommand = Object.fromEntries(
+    Object.keys(after.byCommand)
+      .map((k): [string, number] => [k, round(after.byCommand[k] - (before.byCommand[k] ?? 0))])
+      .filter(([, v]) => v > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
+  return {
+    executed: round(after.executed - before.executed),
+    scripts: round(after.scripts - before.scripts),
+    byCommand,
+  };
 }
 
 /** CPU time (user + system) of a process so far, in ms (Linux /proc). */
@@ -103,6 +147,8 @@ export async function benchTurnJobs(
       STREAM_DELTAS: options.streamDeltas ? '1' : '0',
     };
     procs.push(...(await Promise.all(Array.from({ length: workers }, () => spawnWorker(env)))));
+    const stats = new Redis(redis.connection);
+    const commandsBefore = await redisCommandSnapshot(stats);
     const cpuBefore = procs.reduce((a, p) => a + cpuMs(p.pid!), 0);
     const redisBefore = cpuMs(redis.pid);
     const started = Date.now();
@@ -127,6 +173,8 @@ export async function benchTurnJobs(
       await new Promise((r) => setTimeout(r, 10));
     }
     const elapsedMs = Date.now() - started;
+    const commandsAfter = await redisCommandSnapshot(stats);
+    stats.disconnect();
     const workerCpu = procs.reduce((a, p) => a + cpuMs(p.pid!), 0) - cpuBefore;
     const redisCpu = cpuMs(redis.pid) - redisBefore;
     const client = new Redis(redis.connection);
@@ -156,6 +204,8 @@ export async function benchTurnJobs(
       runsWithEachResultOnce,
       workerCpuMsPerJob: Math.round((workerCpu / turnJobs) * 1000) / 1000,
       redisCpuMsPerJob: Math.round((redisCpu / turnJobs) * 1000) / 1000,
+      // The two INFO calls and the job-count polls are in the delta too (a few per second).
+      redis: commandDelta(commandsBefore, commandsAfter, turnJobs),
     };
   } finally {
     for (const p of procs) p.kill('SIGKILL');
@@ -171,7 +221,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     concurrency: process.argv[4] ? Number(process.argv[4]) : undefined,
   });
   console.log(
-    `turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}; CPU per job: workers ${result.workerCpuMsPerJob} ms, redis ${result.redisCpuMsPerJob} ms`,
+    `turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}; CPU per job: workers ${result.workerCpuMsPerJob} ms, redis ${result.redisCpuMsPerJob} ms; Redis commands per job: ${result.redis.executed} executed (${result.redis.scripts} scripts) ${JSON.stringify(result.redis.byCommand)}`,
   );
   process.exit(
     result.completedRuns === result.runs && result.runsWithEachResultOnce === result.runs ? 0 : 1,

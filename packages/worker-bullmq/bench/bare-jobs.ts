@@ -1,0 +1,116 @@
+/**
+ * The floor of the turn-job benchmark: a bare BullMQ queue and `workers` worker processes with
+ * the same concurrency processing empty jobs, on a fresh redis-server. Jobs are added the way
+ * `benchTurnJobs` starts runs (100 at a time, `addBulk`), and jobs/s counts from the first add
+ * until no job is waiting or active. BullMQ's default job options (completed jobs are kept).
+ *
+ * Run: `node --import tsx packages/worker-bullmq/bench/bare-jobs.ts [jobs] [workers]`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { startRedisServer } from '../src/__tests__/redis-server.js';
+import { commandDelta, type RedisCommandCounts, redisCommandSnapshot } from './turn-jobs.js';
+
+export interface BareJobsResult {
+  workers: number;
+  jobs: number;
+  elapsedMs: number;
+  jobsPerSecond: number;
+  completed: number;
+  /** Redis commands per job. */
+  redis: RedisCommandCounts;
+}
+
+const WORKER = fileURLToPath(new URL('./bare-worker.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error('bare worker did not start within 20 s')),
+      20_000,
+    );
+    proc.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) {
+        clearTimeout(timer);
+        resolve(proc);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`bare worker exited (${code})`)));
+  });
+}
+
+/** Runs the floor: `jobs` empty jobs through `workers` processes (concurrency each). */
+export async function benchBareJobs(options: {
+  jobs: number;
+  workers: number;
+  concurrency?: number;
+  timeoutMs?: number;
+}): Promise<BareJobsResult> {
+  const redis = await startRedisServer();
+  const name = 'bare';
+  const queue = new Queue(name, { connection: redis.connection });
+  const procs: ChildProcess[] = [];
+  try {
+    const env = {
+      REDIS_PORT: String(redis.port),
+      QUEUE: name,
+      CONCURRENCY: String(options.concurrency ?? 32),
+    };
+    procs.push(
+      ...(await Promise.all(Array.from({ length: options.workers }, () => spawnWorker(env)))),
+    );
+    const stats = new Redis(redis.connection);
+    const before = await redisCommandSnapshot(stats);
+    const started = Date.now();
+    for (let i = 0; i < options.jobs; i += 100) {
+      await queue.addBulk(
+        Array.from({ length: Math.min(100, options.jobs - i) }, (_, j) => ({
+          name: 'empty',
+          data: { n: i + j },
+        })),
+      );
+    }
+    const deadline = started + (options.timeoutMs ?? 120_000);
+    for (;;) {
+      const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+      if (c.waiting + c.active + c.prioritized + c.delayed === 0) break;
+      if (Date.now() > deadline) throw new Error(`benchBareJobs: not done (${JSON.stringify(c)})`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const elapsedMs = Date.now() - started;
+    const after = await redisCommandSnapshot(stats);
+    stats.disconnect();
+    const completed = (await queue.getJobCounts('completed')).completed;
+    return {
+      workers: options.workers,
+      jobs: options.jobs,
+      elapsedMs,
+      jobsPerSecond: Math.round((options.jobs / elapsedMs) * 1000),
+      completed,
+      redis: commandDelta(before, after, options.jobs),
+    };
+  } finally {
+    for (const p of procs) p.kill('SIGKILL');
+    await queue.close();
+    await redis.dispose();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const r = await benchBareJobs({
+    jobs: Number(process.argv[2] ?? 4000),
+    workers: Number(process.argv[3] ?? 4),
+  });
+  console.log(
+    `bare BullMQ: ${r.workers} workers, ${r.jobs} empty jobs in ${r.elapsedMs} ms → ${r.jobsPerSecond} jobs/s; completed ${r.completed}; Redis commands per job: ${r.redis.executed} executed (${r.redis.scripts} scripts) ${JSON.stringify(r.redis.byCommand)}`,
+  );
+  process.exit(r.completed === r.jobs ? 0 : 1);
+}
