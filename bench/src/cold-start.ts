@@ -59,90 +59,154 @@ async function importTimes(
   return { times, zod: above(m.zod[0]), baseMs: base };
 }
 
-/**
- * Minified bundle size in KB of each runtime's minimal program, and the same without the bytes
- * that come from `zod` (which every program imports for its tool); runs each bundle once.
- */
+/** The S9 programs: today's (zod classic for the tool), without zod, and with zod/mini. */
+export const BUNDLE_VARIANTS = [
+  { key: '', label: 'Agent + run + one tool, zod schema', missing: {} },
+  {
+    key: 'json',
+    label: 'the same with a JSON Schema tool: no zod in the program',
+    missing: {},
+  },
+  {
+    key: 'zod-mini',
+    label: 'the same with a zod/mini schema',
+    missing: { 'openai-agents': 'its tool() takes zod classic or JSON Schema' },
+  },
+] as const;
+
+/** Where the runtime's own code lives in a bundle's inputs (metafile paths). */
+const OWN: Record<RuntimeId, RegExp> = {
+  baton: /(^|\/)packages\/[^/]+\/dist\/|node_modules\/@baton\//,
+  'openai-agents': /node_modules\/@openai\/agents[^/]*\//,
+  'ai-sdk': /node_modules\/(ai|@ai-sdk\/[^/]+)\//,
+};
+
+/** Sizes of one bundle, KB. */
+interface BundleSize {
+  total: number;
+  /** The runtime's own packages (Baton: @baton/*; @openai/agents*; ai + @ai-sdk/*). */
+  own: number;
+  /** zod (classic or mini). */
+  zod: number;
+}
+
+/** Bundles `programs/<id>[-<variant>].ts`, runs it once (it must print `done`), measures it. */
+async function bundleOne(id: RuntimeId, variant: string, dir: string): Promise<BundleSize> {
+  const name = variant ? `${id}-${variant}` : id;
+  const r = await build({
+    entryPoints: [join(BENCH_DIR, 'src', 'programs', `${name}.ts`)],
+    absWorkingDir: BENCH_DIR,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    // CommonJS dependencies inside an ESM bundle need `require` (the usual esbuild banner).
+    banner: { js: REQUIRE_BANNER },
+  });
+  const code = r.outputFiles[0].contents;
+  const file = join(dir, `${name}.mjs`);
+  writeFileSync(file, code);
+  const run = spawnSync(process.execPath, [file], {
+    encoding: 'utf8',
+    env: { ...process.env, OPENAI_API_KEY: '' },
+  });
+  if (run.status !== 0 || run.stdout.trim() !== 'done') {
+    const why = `${run.stdout} ${run.stderr}`.trim().slice(-600);
+    throw new Error(`S9: the ${name} bundle did not print "done": …${why}`);
+  }
+  let zodBytes = 0;
+  let ownBytes = 0;
+  for (const output of Object.values(r.metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      if (path.includes('node_modules/zod/')) zodBytes += input.bytesInOutput;
+      else if (OWN[id].test(path)) ownBytes += input.bytesInOutput;
+    }
+  }
+  return { total: code.length / 1024, own: ownBytes / 1024, zod: zodBytes / 1024 };
+}
+
+/** Every variant's bundle for every runtime that has it. */
 async function bundleSizes(
   ids: RuntimeId[],
-): Promise<{ total: Partial<Record<RuntimeId, Stats>>; ownKb: Partial<Record<RuntimeId, Stats>> }> {
-  const total: Partial<Record<RuntimeId, Stats>> = {};
-  const ownKb: Partial<Record<RuntimeId, Stats>> = {};
+): Promise<Record<string, Partial<Record<RuntimeId, BundleSize>>>> {
+  const out: Record<string, Partial<Record<RuntimeId, BundleSize>>> = {};
   const dir = mkdtempSync(join(tmpdir(), 'baton-bench-'));
   try {
-    for (const id of ids) {
-      const r = await build({
-        entryPoints: [join(BENCH_DIR, 'src', 'programs', `${id}.ts`)],
-        absWorkingDir: BENCH_DIR,
-        bundle: true,
-        minify: true,
-        platform: 'node',
-        format: 'esm',
-        write: false,
-        metafile: true,
-        logLevel: 'silent',
-        // CommonJS dependencies inside an ESM bundle need `require` (the usual esbuild banner).
-        banner: { js: REQUIRE_BANNER },
-      });
-      const code = r.outputFiles[0].contents;
-      const file = join(dir, `${id}.mjs`);
-      writeFileSync(file, code);
-      const run = spawnSync(process.execPath, [file], {
-        encoding: 'utf8',
-        env: { ...process.env, OPENAI_API_KEY: '' },
-      });
-      if (run.status !== 0 || run.stdout.trim() !== 'done') {
-        const why = `${run.stdout} ${run.stderr}`.trim().slice(-600);
-        throw new Error(`S9: the ${id} bundle did not print "done": …${why}`);
-      }
-      let zodBytes = 0;
-      for (const output of Object.values(r.metafile.outputs)) {
-        for (const [path, input] of Object.entries(output.inputs)) {
-          if (path.includes('node_modules/zod/')) zodBytes += input.bytesInOutput;
-        }
-      }
-      total[id] = stats([code.length / 1024]);
-      ownKb[id] = stats([(code.length - zodBytes) / 1024]);
+    for (const v of BUNDLE_VARIANTS) {
+      out[v.key] = {};
+      for (const id of ids)
+        if (!(id in v.missing)) out[v.key][id] = await bundleOne(id, v.key, dir);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { total, ownKb };
+  return out;
 }
+
+const kb = (sizes: Partial<Record<RuntimeId, BundleSize>>, f: (s: BundleSize) => number) =>
+  Object.fromEntries(Object.entries(sizes).map(([id, s]) => [id, stats([f(s!)])])) as Partial<
+    Record<RuntimeId, Stats>
+  >;
 
 /** S9 rows. */
 export async function s9(
   ids: RuntimeId[],
   spawns: number,
-): Promise<{ rows: Row[]; nodeBaselineMs: number; zodImportMs: number }> {
+): Promise<{ rows: Row[]; nodeBaselineMs: number; zodImportMs: number; shares: string[] }> {
   const imports = await importTimes(ids, spawns);
   const bundles = await bundleSizes(ids);
-  return {
-    nodeBaselineMs: imports.baseMs,
-    zodImportMs: imports.zod.median,
-    rows: [
+  const rows: Row[] = [
+    {
+      id: 's9.import',
+      scenario: 'S9',
+      label: 'import of the main entry, above `node -e 0`',
+      unit: 'ms',
+      values: imports.times,
+    },
+  ];
+  const shares: string[] = [];
+  for (const v of BUNDLE_VARIANTS) {
+    const sizes = bundles[v.key];
+    const id = v.key ? `s9.bundle.${v.key}` : 's9.bundle';
+    rows.push(
       {
-        id: 's9.import',
+        id,
         scenario: 'S9',
-        label: 'import of the main entry, above `node -e 0`',
-        unit: 'ms',
-        values: imports.times,
+        label: `minified bundle, ${v.label}`,
+        unit: 'KB',
+        values: kb(sizes, (s) => s.total),
+        missing: v.missing,
       },
       {
-        id: 's9.bundle',
+        id: `${id}.own`,
         scenario: 'S9',
-        label: 'minified bundle, Agent + run + one tool',
+        label: "… of which the runtime's own code",
         unit: 'KB',
-        values: bundles.total,
-      },
-      {
-        id: 's9.bundle.own',
-        scenario: 'S9',
-        label: '… of which not zod (the runtime and its other dependencies)',
-        unit: 'KB',
-        values: bundles.ownKb,
+        values: kb(sizes, (s) => s.own),
+        missing: v.missing,
         informational: true,
       },
-    ],
-  };
+      {
+        id: `${id}.zod`,
+        scenario: 'S9',
+        label: '… of which zod',
+        unit: 'KB',
+        values: kb(sizes, (s) => s.zod),
+        missing: v.missing,
+        informational: true,
+      },
+    );
+    shares.push(
+      `${v.label}: ${Object.entries(sizes)
+        .map(
+          ([rt, s]) =>
+            `${rt} ${((s!.own / s!.total) * 100).toFixed(0)}% own code, ${((s!.zod / s!.total) * 100).toFixed(0)}% zod`,
+        )
+        .join('; ')}`,
+    );
+  }
+  return { nodeBaselineMs: imports.baseMs, zodImportMs: imports.zod.median, rows, shares };
 }

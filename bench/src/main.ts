@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { s9 } from './cold-start.js';
 import { gcAvailable, type MeasureOptions } from './harness.js';
 import { s8 } from './memory.js';
+import { PROVIDER_SCENARIOS } from './provider-scenarios.js';
 import { RuntimeWorker } from './remote.js';
 import { machine, packageVersion, type Report, renderMarkdown } from './report.js';
 import { ALL_SCENARIOS, type Row, RUNTIMES } from './rows.js';
@@ -42,6 +43,8 @@ interface Settings extends MeasureOptions {
   /** R1: upper bound of each measured loop and its warm-up (ms). */
   r1DurationMs: number;
   r1WarmupMs: number;
+  /** R1: alternating Baton / floor rounds per line. */
+  r1Rounds: number;
   /** W1: durable runs and worker processes. */
   w1Runs: number;
   w1Workers: number;
@@ -55,8 +58,9 @@ const FULL: Settings = {
   s8Rounds: 3,
   s8Runs: CONCURRENT_RUNS,
   s9Spawns: 21,
-  r1DurationMs: 2000,
+  r1DurationMs: 3000,
   r1WarmupMs: 300,
+  r1Rounds: 7,
   w1Runs: 1000,
   w1Workers: 4,
   d1Rounds: 7,
@@ -68,8 +72,9 @@ const QUICK: Settings = {
   s8Rounds: 1,
   s8Runs: 250,
   s9Spawns: 3,
-  r1DurationMs: 300,
+  r1DurationMs: 600,
   r1WarmupMs: 50,
+  r1Rounds: 3,
   w1Runs: 200,
   w1Workers: 2,
   d1Rounds: 3,
@@ -124,6 +129,11 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0];
 
+  // P1's recorded streams are served from this process; the workers (forked below) inherit the URL.
+  const p1Server = args.only.includes('P1')
+    ? await (await import('./suites/p1-server.js')).startP1Server()
+    : undefined;
+  if (p1Server) process.env.BENCH_P1_URL = p1Server.url;
   const workers: RuntimeWorker[] = [];
   const unavailable: Partial<Record<RuntimeId, string>> = {};
   const started_ = compared.length
@@ -146,6 +156,8 @@ async function main(): Promise<void> {
     log(`${scenario} …`);
     if (IN_PROCESS[scenario]) {
       rows.push(...(await IN_PROCESS[scenario]({ workers, opts: settings, log })));
+    } else if (PROVIDER_SCENARIOS[scenario]) {
+      rows.push(...(await PROVIDER_SCENARIOS[scenario]({ workers, opts: settings, log })));
     } else if (scenario === 'S8') {
       const r = await s8(ids, settings.s8Rounds, settings.s8Runs, args.quick, log);
       rows.push(...r.rows);
@@ -157,11 +169,16 @@ async function main(): Promise<void> {
       rows.push(...r.rows);
       notes.push(
         `S9: \`node -e 0\` takes ${r.nodeBaselineMs.toFixed(0)} ms here; import times are above it; importing \`zod\` alone takes ${r.zodImportMs.toFixed(0)} ms.`,
+        `S9 bundle shares (the runtime's own code, zod): ${r.shares.join(' — ')}.`,
       );
     } else if (scenario === 'R1') {
       // Loaded only when asked for, so `--only S1` stays fast.
       const { r1 } = await import('./redis-session-bench.js');
-      const o = { durationMs: settings.r1DurationMs, warmupMs: settings.r1WarmupMs };
+      const o = {
+        durationMs: settings.r1DurationMs,
+        warmupMs: settings.r1WarmupMs,
+        rounds: settings.r1Rounds,
+      };
       serviceResults.push(await withLoad('R1', () => r1(o, log)));
     } else if (scenario === 'M1') {
       const { m1 } = await import('./memory-bench.js');
@@ -177,6 +194,7 @@ async function main(): Promise<void> {
     log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
   for (const w of workers) w.close();
+  await p1Server?.close();
 
   const report: Report = {
     meta: {
@@ -191,6 +209,12 @@ async function main(): Promise<void> {
           [
             '@baton/kernel',
             ...(compared.length ? ['@openai/agents', 'ai', 'zod', 'esbuild'] : []),
+            ...(compared.some((s) => s === 'P1' || s === 'P2')
+              ? ['openai', '@anthropic-ai/sdk', '@ai-sdk/openai', '@ai-sdk/anthropic']
+              : []),
+            ...(compared.includes('T1')
+              ? ['@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@baton/tracing-otel']
+              : []),
             ...(services.includes('R1') ? ['@baton/session-redis'] : []),
             ...(services.includes('W1') ? ['@baton/worker-bullmq', 'bullmq'] : []),
             ...(onRedis.length ? ['ioredis'] : []),

@@ -17,6 +17,8 @@ import type { Adapter, Outcome, RunFn } from './types.js';
 export interface Prepared {
   ops: Record<string, () => unknown>;
   facts?: Record<string, number>;
+  /** How samples are timed (default wall-clock; see `timeBatch`). */
+  clock?: 'wall' | 'cpu';
 }
 
 interface Expect {
@@ -99,7 +101,22 @@ export async function prepare(
         facts: { bytes: Buffer.byteLength(codec.json, 'utf8') },
       };
     }
-    default:
+    default: {
+      // P1/P2/T1 (`P2:chat`, …): suites that time runtime parts other than the loop.
+      const [suite, variant] = scenario.split(':');
+      if (suite === 'P2') {
+        const { prepareP2 } = await import('./suites/p2.js');
+        return prepareP2(adapter.id, variant as never, param!);
+      }
+      if (suite === 'P1') {
+        const { prepareP1 } = await import('./suites/p1.js');
+        return prepareP1(adapter.id, variant, param!);
+      }
+      if (suite === 'T1') {
+        const { prepareT1 } = await import('./suites/t1.js');
+        return prepareT1(adapter, variant);
+      }
       throw new Error(`unknown scenario ${scenario}`);
+    }
   }
 }

@@ -9,7 +9,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt } from './format.js';
 import type { Stats } from './harness.js';
-import { ALL_SCENARIOS, type Row, RUNTIME_LABELS, RUNTIMES, ratioToBestPeer } from './rows.js';
+import {
+  ALL_SCENARIOS,
+  type Row,
+  RUNTIME_LABELS,
+  RUNTIMES,
+  ratioToBestPeer,
+  ratioToFloor,
+} from './rows.js';
 import { renderServices, type ServiceResult } from './services.js';
 import { rowMark, type TargetResult } from './targets.js';
 import type { RuntimeId } from './types.js';
@@ -78,10 +85,19 @@ function ratioCell(row: Row): string {
   return r ? `${r.ratio.toFixed(r.ratio < 0.1 ? 3 : 2)} (${RUNTIME_LABELS[r.peer]})` : 'n/a';
 }
 
+function floorCell(row: Row): string {
+  return row.floor ? `${cell(row.floor.stats, undefined)} (${row.floor.label})` : '—';
+}
+
+function floorRatioCell(row: Row): string {
+  const r = ratioToFloor(row);
+  return r === undefined ? '—' : r.toFixed(2);
+}
+
 /** The results table in Markdown. */
 export function renderTable(report: Report): string {
-  const head = `| scenario | measure | unit | ${RUNTIMES.map((r) => RUNTIME_LABELS[r]).join(' | ')} | Baton ÷ best peer | target |`;
-  const lines = [head, `|${' --- |'.repeat(RUNTIMES.length + 5)}`];
+  const head = `| scenario | measure | unit | ${RUNTIMES.map((r) => RUNTIME_LABELS[r]).join(' | ')} | floor | Baton ÷ best peer | Baton ÷ floor | target |`;
+  const lines = [head, `|${' --- |'.repeat(RUNTIMES.length + 7)}`];
   for (const row of report.rows) {
     const values = RUNTIMES.map((r) =>
       report.meta.unavailable[r] && !row.values[r]
@@ -89,7 +105,7 @@ export function renderTable(report: Report): string {
         : cell(row.values[r], row.missing?.[r]),
     );
     lines.push(
-      `| ${row.scenario} | ${row.label} | ${row.unit} | ${values.join(' | ')} | ${ratioCell(row)} | ${rowMark(row.id, report.targets)} |`,
+      `| ${row.scenario} | ${row.label} | ${row.unit} | ${values.join(' | ')} | ${floorCell(row)} | ${ratioCell(row)} | ${floorRatioCell(row)} | ${rowMark(row.id, report.targets)} |`,
     );
   }
   return lines.join('\n');
@@ -136,12 +152,14 @@ export function renderMarkdown(report: Report): string {
   const notRun = Object.entries(m.notRun ?? {}).map(([s, why]) => `- ${s} not run: ${why}`);
   const compared = report.rows.length
     ? [
-        'Values: median (min–max over interleaved rounds); lower is better everywhere in this table. Zero-latency',
-        "fake models implement each SDK's own model interface; tracing off.",
+        'Values: median (min–max over interleaved rounds); lower is better everywhere in this table. S1–S9:',
+        "zero-latency fake models implement each SDK's own model interface; tracing off. P1: recorded streams",
+        "served from 127.0.0.1 through each runtime's real provider. P2: request bodies built from a long",
+        'history. T1: S2 with tracing on. `floor`: the physical floor of the same work, measured in the same run.',
         '',
         renderTable(report),
         '',
-        '## Targets (issue 8)',
+        '## Targets (issues 8 and 22)',
         '',
         renderTargets(report.targets),
         '',

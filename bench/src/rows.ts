@@ -6,8 +6,10 @@ import type { Stats } from './harness.js';
 import type { RuntimeId } from './types.js';
 
 /**
- * Every scenario id in run order: S1–S9 compare Baton with its peers; R1 (Redis session) and W1
- * (durable worker) measure Baton services that have no peer equivalent.
+ * Every scenario id in run order: S1–S9 compare Baton's loop with its peers; P1 (provider
+ * streams), P2 (request building) and T1 (tracing) compare other runtime parts with the peers and
+ * with a physical floor; R1 (Redis session), W1 (durable worker), D1 (devtools page) and M1
+ * (memory) measure Baton services, R1/W1 against bare-client floors.
  */
 export const ALL_SCENARIOS = [
   'S1',
@@ -19,6 +21,9 @@ export const ALL_SCENARIOS = [
   'S7',
   'S8',
   'S9',
+  'P1',
+  'P2',
+  'T1',
   'R1',
   'W1',
   'D1',
@@ -51,6 +56,18 @@ export interface Row {
   missing?: Partial<Record<RuntimeId, string>>;
   /** A reference value with no target: no ratio is shown. */
   informational?: boolean;
+  /**
+   * The physical floor of this quantity (e.g. `JSON.stringify` of the body), measured in the same
+   * run; `ratio: true` shows Baton ÷ floor, `false` shows the floor for context only.
+   */
+  floor?: { stats: Stats; label: string; ratio: boolean };
+}
+
+/** Baton's median divided by the row's floor median (when the row asks for that ratio). */
+export function ratioToFloor(row: Row | undefined): number | undefined {
+  const b = row?.values.baton?.median;
+  const f = row?.floor?.ratio ? row.floor.stats.median : undefined;
+  return b === undefined || f === undefined ? undefined : b / f;
 }
 
 /** Baton's median divided by the best (lowest) peer median; undefined when either is missing. */
@@ -65,6 +82,11 @@ export function ratioToBestPeer(row: Row): { ratio: number; peer: RuntimeId } | 
   }
   if (best === undefined) return undefined;
   return { ratio: baton / row.values[best]!.median, peer: best };
+}
+
+/** Baton's median divided by the best peer's median (`undefined` when no peer has a value). */
+export function ratioToBest(row: Row | undefined): number | undefined {
+  return row ? ratioToBestPeer({ ...row, informational: false })?.ratio : undefined;
 }
 
 /** Baton's median divided by one named peer's median. */

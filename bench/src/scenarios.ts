@@ -17,13 +17,13 @@ export interface ScenarioContext {
 
 type PerRuntime<T> = Partial<Record<RuntimeId, T>>;
 
-interface Measured {
+export interface Measured {
   /** Stats per runtime per operation name. */
   ops: PerRuntime<Record<string, Stats>>;
   facts: PerRuntime<Record<string, number>>;
 }
 
-async function measureScenario(
+export async function measureScenario(
   ctx: ScenarioContext,
   scenario: string,
   param?: number,
@@ -64,7 +64,11 @@ async function measureScenario(
   return { ops, facts };
 }
 
-function pick(m: Measured, name: string, f: (s: Stats) => Stats = (s) => s): PerRuntime<Stats> {
+export function pick(
+  m: Measured,
+  name: string,
+  f: (s: Stats) => Stats = (s) => s,
+): PerRuntime<Stats> {
   const out: PerRuntime<Stats> = {};
   for (const [id, ops] of Object.entries(m.ops))
     if (ops?.[name]) out[id as RuntimeId] = f(ops[name]);

@@ -3,7 +3,7 @@
  * conditions; a target holds when all its conditions hold, and is "not measured" when a value
  * it needs is missing.
  */
-import { type Row, RUNTIME_LABELS, ratioTo } from './rows.js';
+import { type Row, RUNTIME_LABELS, ratioTo, ratioToBest, ratioToFloor } from './rows.js';
 import type { RuntimeId } from './types.js';
 
 /** One condition of a target. */
@@ -57,6 +57,90 @@ function ownRatio(
   return { rowId, text, actual, limit, pass: actual === undefined ? undefined : actual <= limit };
 }
 
+/** Baton's value on `rowId` ÷ the AI SDK's on `peerRowId` (e.g. another program's bundle). */
+function crossRow(
+  rows: Rows,
+  rowId: string,
+  peerRowId: string,
+  limit: number,
+  text: string,
+): Condition {
+  const a = rows.get(rowId)?.values.baton?.median;
+  const b = rows.get(peerRowId)?.values['ai-sdk']?.median;
+  const actual = a === undefined || b === undefined ? undefined : a / b;
+  return { rowId, text, actual, limit, pass: actual === undefined ? undefined : actual <= limit };
+}
+
+function vsBest(rows: Rows, rowId: string, limit: number, what = ''): Condition {
+  const actual = ratioToBest(rows.get(rowId));
+  return {
+    rowId,
+    text: `${what}Baton ÷ better peer ≤ ${limit}`,
+    actual,
+    limit,
+    pass: actual === undefined ? undefined : actual <= limit,
+  };
+}
+
+function vsFloor(rows: Rows, rowId: string, limit: number, what = ''): Condition {
+  const actual = ratioToFloor(rows.get(rowId));
+  return {
+    rowId,
+    text: `${what}Baton ÷ floor ≤ ${limit}`,
+    actual,
+    limit,
+    pass: actual === undefined ? undefined : actual <= limit,
+  };
+}
+
+const P1_API = {
+  responses: 'Responses',
+  chat: 'Chat Completions',
+  anthropic: 'Anthropic',
+} as const;
+
+/** Issue 22's P1 and P2 targets: one line per provider API. */
+function providerTargets(rows: Rows): TargetResult[] {
+  const out: TargetResult[] = [];
+  for (const [api, name] of Object.entries(P1_API)) {
+    const ids = [...rows.keys()].filter((id) => id.startsWith(`p1.${api}-`));
+    out.push({
+      scenario: 'P1',
+      target: `${name}: overhead per chunk ≤ 0.3 × the better peer's and ≤ 0.5 µs, on each stream`,
+      conditions: ids.flatMap((id) => [
+        vsBest(rows, id, 0.3, `${id.slice(3)}: `),
+        absolute(rows, id, 0.5, `${id.slice(3)}: Baton ≤ 0.5 µs/chunk`),
+      ]),
+    });
+  }
+  for (const [api, name] of Object.entries(P1_API)) {
+    const ids = [...rows.keys()].filter((id) => id.startsWith(`p2.${api}.`));
+    out.push({
+      scenario: 'P2',
+      target: `${name}: ≤ 1.5 × the floor at every size, ≤ 0.5 × the better peer's converter`,
+      conditions: ids.flatMap((id) => [
+        vsFloor(rows, id, 1.5, `${id.slice(3)}: `),
+        vsBest(rows, id, 0.5, `${id.slice(3)}: `),
+      ]),
+    });
+  }
+  for (const mode of ['noop', 'otel'])
+    out.push({
+      scenario: 'T1',
+      target:
+        mode === 'noop'
+          ? 'exported nowhere: added µs/span ≤ 0.3 × the better peer'
+          : "into the OTel SDK: added µs/span ≤ 0.3 × the better peer, ≤ 1.5 × the OTel SDK's own cost of the same spans",
+      conditions: rows.has(`t1.${mode}`)
+        ? [
+            vsBest(rows, `t1.${mode}`, 0.3),
+            ...(mode === 'otel' ? [vsFloor(rows, 't1.otel', 1.5)] : []),
+          ]
+        : [],
+    });
+  return out.filter((t) => t.conditions.length > 0);
+}
+
 /** Evaluates every target whose scenario has at least one row in `rowList`. */
 export function evaluateTargets(rowList: Row[]): TargetResult[] {
   const rows: Rows = new Map(rowList.map((r) => [r.id, r]));
@@ -107,8 +191,8 @@ export function evaluateTargets(rowList: Row[]): TargetResult[] {
     },
     {
       scenario: 'S8',
-      target: 'KB per in-flight run ≤ 0.4 of the AI SDK',
-      conditions: [vsPeer(rows, 's8.kb', 'ai-sdk', 0.4)],
+      target: 'KB per in-flight run ≤ 0.2 of the better peer (issue 22; was ≤ 0.4 of the AI SDK)',
+      conditions: [vsBest(rows, 's8.kb', 0.2)],
     },
     {
       scenario: 'S9',
@@ -118,7 +202,30 @@ export function evaluateTargets(rowList: Row[]): TargetResult[] {
         vsPeer(rows, 's9.bundle', 'ai-sdk', 0.5),
       ],
     },
+    {
+      scenario: 'S9',
+      target:
+        "a program without zod ships no zod: ≤ 0.3 × the AI SDK's minimal program; with zod/mini ≤ 0.5 × (issue 22)",
+      conditions: [
+        crossRow(
+          rows,
+          's9.bundle.json',
+          's9.bundle.json',
+          0.3,
+          'no zod: Baton ÷ AI SDK minimal ≤ 0.3',
+        ),
+        crossRow(
+          rows,
+          's9.bundle.zod-mini',
+          's9.bundle.json',
+          0.5,
+          'zod/mini: Baton ÷ AI SDK minimal ≤ 0.5',
+        ),
+        absolute(rows, 's9.bundle.json.zod', 0, 'no zod: zod bytes in the bundle = 0'),
+      ],
+    },
   ];
+  all.push(...providerTargets(rows));
   const present = new Set(rowList.map((r) => r.scenario));
   return all
     .filter((t) => present.has(t.scenario))

@@ -54,4 +54,10 @@ export interface Adapter {
   s7?(): Promise<StateCodec>;
   /** S2 runs whose fake model passes through `gate` on every call (yield + optional hold). */
   s8(gate: Gate): RunFn;
+  /**
+   * T1: S2 with tracing on, into what `suites/t1.ts` set up for this runtime (Baton's and
+   * @openai/agents' global processors; for the AI SDK, `telemetry`: the telemetry integration
+   * given to `experimental_telemetry.integrations`, `@ai-sdk/otel`'s `OpenTelemetry`).
+   */
+  s2Traced(telemetry?: unknown): RunFn;
 }

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
         iterations.set(req.name, n);
         result = n;
       } else {
-        result = await timeBatch(op(req.name), iterations.get(req.name) ?? 1);
+        result = await timeBatch(op(req.name), iterations.get(req.name) ?? 1, prepared?.clock);
       }
       send({ id: req.id, result });
     } catch (e) {

@@ -115,12 +115,15 @@ const stepTool = tool({
   },
 });
 
-function agent(script: Script, gate?: Gate) {
+function agent(script: Script, gate?: Gate, telemetry?: unknown) {
   return new ToolLoopAgent({
     instructions: 'You are a benchmark agent.',
     model: fakeModel(script, gate),
     tools: { [STEP_TOOL]: stepTool },
     stopWhen: stepCountIs(20),
+    ...(telemetry
+      ? { experimental_telemetry: { isEnabled: true, integrations: telemetry as never } }
+      : {}),
   });
 }
 
@@ -152,6 +155,10 @@ export function createAiSdkAdapter(): Adapter {
     modelCalls: () => modelCalls,
     s1: async () => outcome(await s1Agent.generate({ prompt: 'hello' })),
     s2: async () => outcome(await s2Agent.generate({ prompt: 'loop' })),
+    s2Traced: (telemetry) => {
+      const traced = agent('loop', undefined, telemetry);
+      return async () => outcome(await traced.generate({ prompt: 'loop' }));
+    },
     s3: async () => outcome(await s3Agent.generate({ prompt: 'parallel' })),
     s5: {
       run: async () => {

@@ -241,5 +241,6 @@ export function createBatonAdapter(): Adapter {
       const a = agent('loop', gate);
       return async () => outcome(await run(a, 'loop', { maxTurns: 20, tracing: TRACING_OFF }));
     },
+    s2Traced: () => async () => outcome(await run(s2Agent, 'loop', { maxTurns: 20 })),
   };
 }

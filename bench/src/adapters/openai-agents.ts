@@ -201,6 +201,15 @@ export function createOpenAIAgentsAdapter(): Adapter {
     modelCalls: () => modelCalls,
     s1: async () => outcome(await run(s1Agent, 'hello')),
     s2: async () => outcome(await run(s2Agent, 'loop', { maxTurns: 20 })),
+    // Tracing is off globally for every other scenario; on for the length of this run only.
+    s2Traced: () => async () => {
+      setTracingDisabled(false);
+      try {
+        return outcome(await run(s2Agent, 'loop', { maxTurns: 20 }));
+      } finally {
+        setTracingDisabled(true);
+      }
+    },
     s3: async () => outcome(await run(s3Agent, 'parallel')),
     s4: async () => outcome(await run(triage, 'help me')),
     s5: {

@@ -1,0 +1,50 @@
+// S9 minimal program for the AI SDK with zod/mini (it takes zod 4 mini schemas as they are).
+import { ToolLoopAgent, tool } from 'ai';
+import type { MockLanguageModelV4 } from 'ai/test';
+import * as z from 'zod/mini';
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+
+const model: Pick<
+  MockLanguageModelV4,
+  'specificationVersion' | 'provider' | 'modelId' | 'supportedUrls' | 'doGenerate' | 'doStream'
+> = {
+  specificationVersion: 'v4',
+  provider: 'inline',
+  modelId: 'fake',
+  supportedUrls: {},
+  async doGenerate(options) {
+    const answered = options.prompt.some((m) => m.role === 'tool');
+    return answered
+      ? {
+          content: [{ type: 'text', text: 'done' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        }
+      : {
+          content: [
+            { type: 'tool-call', toolCallId: 'c1', toolName: 'add', input: '{"a":1,"b":2}' },
+          ],
+          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+          usage,
+          warnings: [],
+        };
+  },
+  async doStream() {
+    throw new Error('not used');
+  },
+};
+
+const add = tool({
+  description: 'Adds two numbers.',
+  inputSchema: z.object({ a: z.number(), b: z.number() }),
+  execute: async ({ a, b }) => String(a + b),
+});
+
+const agent = new ToolLoopAgent({ instructions: 'Use the add tool.', model, tools: { add } });
+const result = await agent.generate({ prompt: 'What is 1 + 2?' });
+console.log(result.text);
