@@ -3,8 +3,7 @@
  * vocabulary) and `run-state.schema.json` (the RunState format, referring to the items schema).
  */
 import { writeFileSync } from 'node:fs';
-import { itemsJsonSchema } from '../src/items/items-json-schema.js';
-import { runStateJsonSchema } from '../src/run-state/run-state-json-schema.js';
+import { itemsJsonSchema, runStateJsonSchema } from './json-schemas.js';
 
 for (const [file, schema] of [
   ['items.schema.json', await itemsJsonSchema()],

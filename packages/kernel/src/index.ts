@@ -100,7 +100,6 @@ export type {
   ReasoningItem,
   RefusalPart,
 } from './items/item-types.js';
-export { ITEMS_SCHEMA_ID, itemsJsonSchema } from './items/items-json-schema.js';
 export type {
   AgentRef,
   HandoffCallRunItem,
@@ -169,7 +168,6 @@ export {
   type ServerConversation,
   type TraceInfo,
 } from './run-state/run-state.js';
-export { runStateJsonSchema } from './run-state/run-state-json-schema.js';
 export {
   createRunStateSchemaV1,
   loadRunStateSchemaV1,

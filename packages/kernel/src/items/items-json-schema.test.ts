@@ -15,9 +15,12 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runStateJsonSchema } from '../run-state/run-state-json-schema.js';
+import {
+  ITEMS_SCHEMA_ID,
+  itemsJsonSchema,
+  runStateJsonSchema,
+} from '../../scripts/json-schemas.js';
 import { createItemSchemas, findItemIssue } from './item-schemas.js';
-import { ITEMS_SCHEMA_ID, itemsJsonSchema } from './items-json-schema.js';
 
 const schemas = createItemSchemas(z);
 const { items: itemsSchema, runState: runStateSchema } = publishedSchemas();

@@ -29,13 +29,25 @@ const received = (v: unknown) =>
 const fail = (message: string): Issue => ({ path: [], message });
 export const expected = (what: string, v: unknown) =>
   fail(`Invalid input: expected ${what}, received ${received(v)}`);
-const within = (key: PropertyKey, issue: Issue | undefined): Issue | undefined =>
-  issue && { path: [key, ...issue.path], message: issue.message };
+/** A spec that passes what `is` accepts, else fails with `message(v)`. */
+const when = <S extends T>(
+  build: (z: Z) => S,
+  is: (v: any) => boolean,
+  message: (v: any) => Issue,
+) => spec(build, (v) => (is(v) ? undefined : message(v)));
 const leaf = <S extends T>(
   build: (z: Z) => S,
   what: string,
   is = (v: unknown) => typeof v === what,
-) => spec(build, (v) => (is(v) ? undefined : expected(what, v)));
+) => when(build, is, (v) => expected(what, v));
+/** The first issue of `check(key)` on `v[key]` for `keys`, with its key in front of its path. */
+function first(v: any, keys: ArrayLike<PropertyKey>, check: (key: any) => Spec['check']) {
+  for (let i = 0; i < keys.length; i++) {
+    const issue = check(keys[i])(v[keys[i]]);
+    if (issue) return { path: [keys[i], ...issue.path], message: issue.message };
+  }
+  return undefined;
+}
 
 export const str = leaf((z) => z.string(), 'string');
 export const bool = leaf((z) => z.boolean(), 'boolean');
@@ -47,25 +59,19 @@ export const any = spec(
 );
 /** An integer ≥ `min`. */
 export const int = (min: number) =>
-  spec(
+  when(
     (z) => z.number().int().min(min),
+    (v) => Number.isSafeInteger(v) && v >= min,
     (v) =>
-      !Number.isFinite(v)
-        ? expected('number', v)
-        : !Number.isSafeInteger(v)
-          ? expected('int', v)
-          : (v as number) < min
-            ? fail(`Too small: expected number to be >=${min}`)
-            : undefined,
+      Number.isSafeInteger(v)
+        ? fail(`Too small: expected number to be >=${min}`)
+        : expected(Number.isFinite(v) ? 'int' : 'number', v),
   );
-export const nonEmptyStr = spec(
+export const nonEmptyStr = when(
   (z) => z.string().min(1),
+  (v) => typeof v === 'string' && v !== '',
   (v) =>
-    typeof v !== 'string'
-      ? expected('string', v)
-      : v === ''
-        ? fail('Too small: expected string to have >=1 characters')
-        : undefined,
+    v === '' ? fail('Too small: expected string to have >=1 characters') : expected('string', v),
 );
 export const opt = <S extends T>(s: Spec<S>) =>
   spec(
@@ -78,17 +84,16 @@ export const nul = <S extends T>(s: Spec<S>) =>
     (v) => (v === null ? undefined : s.check(v)),
   );
 export const lit = <L extends string>(value: L) =>
-  spec(
+  when(
     (z) => z.literal(value),
-    (v) => (v === value ? undefined : fail(`Invalid input: expected "${value}"`)),
+    (v) => v === value,
+    () => fail(`Invalid input: expected "${value}"`),
   );
 export const oneOf = <const L extends readonly [string, ...string[]]>(values: L) =>
-  spec(
+  when(
     (z) => z.enum(values),
-    (v) =>
-      values.includes(v as string)
-        ? undefined
-        : fail(`Invalid option: expected one of ${values.map((x) => `"${x}"`).join('|')}`),
+    (v) => values.includes(v),
+    () => fail(`Invalid option: expected one of ${values.map((x) => `"${x}"`).join('|')}`),
   );
 export const either = <A extends T, B extends T>(a: Spec<A>, b: Spec<B>) =>
   spec(
@@ -101,8 +106,8 @@ export const arrayOf = <S extends T>(s: Spec<S>) =>
     (v) => {
       if (!Array.isArray(v)) return expected('array', v);
       for (let i = 0; i < v.length; i++) {
-        const issue = within(i, s.check(v[i]));
-        if (issue) return issue;
+        const issue = s.check(v[i]);
+        if (issue) return { path: [i, ...issue.path], message: issue.message };
       }
       return undefined;
     },
@@ -110,39 +115,23 @@ export const arrayOf = <S extends T>(s: Spec<S>) =>
 export const record = <S extends T>(s: Spec<S>) =>
   spec(
     (z) => z.record(z.string(), s.zod(z)),
-    (v) => {
-      if (!isObject(v)) return expected('record', v);
-      for (const key in v) {
-        const issue = within(key, s.check(v[key]));
-        if (issue) return issue;
-      }
-      return undefined;
-    },
+    (v) => (isObject(v) ? first(v, Object.keys(v), () => s.check) : expected('record', v)),
   );
 
 type Shape = Record<string, Spec>;
 type ZodShape<S extends Shape> = { [K in keyof S]: ReturnType<S[K]['zod']> };
-function checkShape(shape: Shape, v: unknown): Issue | undefined {
-  if (!isObject(v)) return expected('object', v);
-  for (const key in shape) {
-    const issue = within(key, shape[key].check(v[key]));
-    if (issue) return issue;
-  }
-  return undefined;
-}
 const zodShape = <S extends Shape>(z: Z, shape: S) =>
   Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, s.zod(z)])) as ZodShape<S>;
+const checkShape = (shape: Shape) => {
+  const keys = Object.keys(shape);
+  const of = (k: string) => shape[k].check;
+  return (v: unknown) => (isObject(v) ? first(v, keys, of) : expected('object', v));
+};
 /** An object that keeps unknown keys (`z.looseObject`). */
 export const loose = <S extends Shape>(shape: S) =>
-  spec(
-    (z) => z.looseObject(zodShape(z, shape)),
-    (v) => checkShape(shape, v),
-  );
+  spec((z) => z.looseObject(zodShape(z, shape)), checkShape(shape));
 /** An object whose unknown keys zod drops (`z.object`); the check lets them be. */
 export const object = <S extends Shape>(shape: S) =>
-  spec(
-    (z) => z.object(zodShape(z, shape)),
-    (v) => checkShape(shape, v),
-  );
+  spec((z) => z.object(zodShape(z, shape)), checkShape(shape));
 /** A spec typed as `Out` in zod (for fields the kernel's own types describe). */
 export const as = <Out>(s: Spec) => s as unknown as Spec<ZodNamespace.ZodType<Out>>;

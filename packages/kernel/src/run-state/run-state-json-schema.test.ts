@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runStateJsonSchema } from './run-state-json-schema.js';
+import { runStateJsonSchema } from '../../scripts/json-schemas.js';
 
 describe('published RunState JSON Schema', () => {
   it('run-state.schema.json matches the zod schema (regenerate with npm run schema -w @baton/kernel)', async () => {

@@ -1,10 +1,15 @@
 /**
- * The published JSON Schemas (draft 2020-12): `items.schema.json` (every item type of the
- * vocabulary, one `$defs` entry each) is generated from the zod item schemas; the RunState
- * schema refers to it by `$id` instead of repeating it. Regenerate both files with
- * `npm run schema -w @baton/kernel`.
+ * The published JSON Schemas (draft 2020-12), generated from the kernel's zod schemas (build
+ * tooling, not part of the runtime): `items.schema.json` (every item type of the vocabulary, one
+ * `$defs` entry each) and `run-state.schema.json`, which refers to the items schema by `$id`
+ * instead of repeating it. Regenerate both with `npm run schema -w @baton/kernel`.
  */
-import { createItemSchemas, type ItemSchemas, KNOWN_PART_TYPES } from './item-schemas.js';
+import {
+  createItemSchemas,
+  type ItemSchemas,
+  KNOWN_PART_TYPES,
+} from '../src/items/item-schemas.js';
+import { createRunStateSchemaV1 } from '../src/run-state/run-state-schema.js';
 
 /** `$id` of `items.schema.json`; other schemas refer to `${ITEMS_SCHEMA_ID}#/$defs/<Name>`. */
 export const ITEMS_SCHEMA_ID = 'https://baton.dev/schemas/items/1.0.json';
@@ -61,5 +66,25 @@ export function itemRefs(s: ItemSchemas) {
     if (name === undefined) return;
     for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
     ctx.jsonSchema.$ref = `${ITEMS_SCHEMA_ID}#/$defs/${name}`;
+  };
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of the serialized RunState, formats "1.0" and "1.1" (loads zod). Items
+ * are `$ref`s to `items.schema.json` (`$id` `https://baton.dev/schemas/items/1.0.json`): give a
+ * validator both schemas.
+ */
+export async function runStateJsonSchema(): Promise<Record<string, unknown>> {
+  const { z } = await import('zod');
+  const items = createItemSchemas(z);
+  return {
+    $id: 'https://baton.dev/schemas/run-state/1.1.json',
+    title: 'Baton RunState 1.1',
+    ...(z.toJSONSchema(createRunStateSchemaV1(z, items), {
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      cycles: 'ref',
+      override: itemRefs(items) as never,
+    }) as Record<string, unknown>),
   };
 }
