@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { UserError } from '../errors/errors.js';
-import { resolveSchema } from './schema.js';
+import { resolveSchema, withJsonSchema } from './schema.js';
 import { toStrictJsonSchema, tryStrictJsonSchema } from './strict-schema.js';
 import { tool } from './tool.js';
 
@@ -86,6 +87,33 @@ describe('OpenAI-strict schema conversion', () => {
     expect(await j.parseArguments('{"n":3}')).toEqual({ ok: true, value: { n: 3 } });
     expect((await j.parseArguments('{"n":"3"}')).ok).toBe(false);
     expect((await j.parseArguments('')).ok).toBe(false);
+  });
+
+  it('withJsonSchema: a zod/mini schema validates, the model sees the JSON Schema given (strict)', async () => {
+    const Args = zm.object({ city: zm.string(), days: zm.optional(zm.number()) });
+    const t = tool({
+      name: 'weather',
+      description: '',
+      parameters: withJsonSchema(Args, zm.toJSONSchema(Args)),
+      execute: ({ city }) => city,
+    });
+    expect(t.strict).toBe(true);
+    expect(t.parameters).toMatchObject({
+      type: 'object',
+      required: ['city', 'days'],
+      additionalProperties: false,
+    });
+    expect(await t.parseArguments('{"city":"Oslo","days":null}')).toEqual({
+      ok: true,
+      value: { city: 'Oslo' },
+    });
+    const bad = await t.parseArguments('{"city":3}');
+    expect(bad.ok).toBe(false);
+    expect(bad.ok === false && bad.message).toMatch(/city/);
+    // Without its JSON Schema a zod/mini schema is refused at declaration, with the way out.
+    expect(() => tool({ name: 'w', description: '', parameters: Args, execute: () => '' })).toThrow(
+      /does not expose Standard JSON Schema/,
+    );
   });
 
   it('rejects invalid tool names and options at declaration', () => {
