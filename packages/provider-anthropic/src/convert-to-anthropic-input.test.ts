@@ -68,6 +68,19 @@ describe('convertToAnthropicInput', () => {
     ]);
   });
 
+  it('parses the arguments of a call again when its item changed between two requests', () => {
+    const call = fc('lookup', '{"q":"a"}', 'call_1');
+    const items: Item[] = [msg('go', 'user'), call, fco('call_1', 'ok')];
+    const inputOf = () =>
+      (convertToAnthropicInput(items).messages[1].content[0] as { input: unknown }).input;
+    expect(inputOf()).toEqual({ q: 'a' });
+    expect(inputOf()).toEqual({ q: 'a' }); // the same item again (a later turn)
+    (call as { arguments: string }).arguments = '{"q":"b"}';
+    expect(inputOf()).toEqual({ q: 'b' });
+    (call as { arguments: string }).arguments = '   ';
+    expect(inputOf()).toEqual({});
+  });
+
   it('puts tool results first (in call order) when a user message sits between calls and outputs', () => {
     const items: Item[] = [
       msg('go', 'user'),

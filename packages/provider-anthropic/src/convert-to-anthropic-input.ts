@@ -62,11 +62,13 @@ export function convertToAnthropicInput(
   const system: string[] = [];
   if (systemInstructions && systemInstructions.trim() !== '') system.push(systemInstructions);
   const messages: { role: Role; content: Block[] }[] = [];
+  let callers = false;
+  /** Appends fresh `blocks` (each caller builds a new array) to the message of `role`. */
   const push = (role: Role, blocks: Block[]) => {
     if (blocks.length === 0) return;
     const last = messages[messages.length - 1];
     if (last && last.role === role) last.content.push(...blocks);
-    else messages.push({ role, content: blocks.slice() });
+    else messages.push({ role, content: blocks });
   };
   for (const item of items) {
     switch (item.type) {
@@ -79,9 +81,12 @@ export function convertToAnthropicInput(
         }
         break;
       }
-      case 'function_call':
-        push('assistant', [toolUseBlock(item)]);
+      case 'function_call': {
+        const block = toolUseBlock(item);
+        callers ||= 'caller' in block;
+        push('assistant', [block]);
         break;
+      }
       case 'function_call_output': {
         const result: ToolResultBlockParam = {
           type: 'tool_result',
@@ -106,7 +111,7 @@ export function convertToAnthropicInput(
     }
   }
   orderToolResults(messages);
-  dropOrphanedCallers(messages);
+  if (callers) dropOrphanedCallers(messages);
   return { system, messages };
 }
 
@@ -128,8 +133,11 @@ function dropOrphanedCallers(messages: { role: Role; content: Block[] }[]): void
   }
 }
 
+const SAFE_ID = /^[a-zA-Z0-9_-]+$/;
+
 /** Anthropic ids must match `^[a-zA-Z0-9_-]+$`; ids from other providers are made to fit. */
 function safeId(id: string): string {
+  if (SAFE_ID.test(id)) return id;
   const cleaned = id.replace(/[^a-zA-Z0-9_-]/g, '_');
   return cleaned === '' ? 'call' : cleaned;
 }
@@ -142,14 +150,26 @@ function isBlock(value: unknown): value is { type: string } {
   );
 }
 
+/**
+ * The parsed `arguments` of a call, kept per item: a run sends the same transcript items turn
+ * after turn, so each call's arguments are parsed once (while they stay the same string).
+ */
+const parsedInputs = new WeakMap<FunctionCallItem, { args: string; input: unknown }>();
+
 function toolUseBlock(item: FunctionCallItem): Block {
+  const cached = parsedInputs.get(item);
   let input: unknown;
-  try {
-    input = item.arguments.trim() === '' ? {} : JSON.parse(item.arguments);
-  } catch {
-    input = {};
+  if (cached?.args === item.arguments) input = cached.input;
+  else {
+    try {
+      // Whitespace-only arguments do not parse either: `{}` like invalid JSON.
+      input = JSON.parse(item.arguments);
+    } catch {
+      input = {};
+    }
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
+    parsedInputs.set(item, { args: item.arguments, input });
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
   const block: Record<string, unknown> = {
     type: 'tool_use',
     id: safeId(item.call_id),
@@ -370,7 +390,9 @@ function toolResultContent(
 function orderToolResults(messages: { role: Role; content: Block[] }[]): void {
   for (let i = 1; i < messages.length; i++) {
     const msg = messages[i];
-    if (msg.role !== 'user' || !msg.content.some((b) => b.type === 'tool_result')) continue;
+    // One block is in order; so are blocks without any tool_result.
+    if (msg.role !== 'user' || msg.content.length < 2) continue;
+    if (!msg.content.some((b) => b.type === 'tool_result')) continue;
     const order = new Map<string, number>();
     for (const b of messages[i - 1].content) if (b.type === 'tool_use') order.set(b.id, order.size);
     const rank = (b: Block) =>

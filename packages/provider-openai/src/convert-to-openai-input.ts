@@ -6,7 +6,9 @@
  * the server could not resolve. Source: https://platform.openai.com/docs/api-reference/responses/create
  */
 import {
+  type ContentPart,
   type Item,
+  type MessageItem,
   type ModelRequest,
   type ModelSettings,
   type ToolDefinition,
@@ -53,24 +55,43 @@ export function toResponsesInput(
   options: { store?: boolean } = {},
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  let _: unknown;
   for (const item of items) {
-    const { provider_data: _providerData, ...wire } = item as Item & Record<string, unknown>;
+    const raw = item as Item & Record<string, unknown>;
     const prefix = ID_PREFIX[item.type];
     const hasWireId =
-      typeof wire.id === 'string' && prefix !== undefined && wire.id.startsWith(prefix);
+      typeof raw.id === 'string' && prefix !== undefined && raw.id.startsWith(prefix);
     if (item.type === 'reasoning') {
-      const encrypted = typeof wire.encrypted_content === 'string' && wire.encrypted_content !== '';
+      const encrypted = typeof raw.encrypted_content === 'string' && raw.encrypted_content !== '';
       if (!hasWireId || (options.store === false && !encrypted)) continue;
-      if (!encrypted) delete wire.encrypted_content;
-    } else if (item.type === 'hosted_tool_call') {
+    } else if (item.type === 'hosted_tool_call') continue;
+    // Items that need no change are sent as they are (the body is only serialized, never
+    // changed); the others are copied and fixed.
+    const dropId = prefix !== undefined && raw.id !== undefined && !hasWireId;
+    const partsToFix =
+      item.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)
+        ? item.content.some((p) => p.type === 'output_text' && p.annotations === undefined)
+        : false;
+    const dropEncrypted =
+      item.type === 'reasoning' &&
+      raw.encrypted_content !== undefined &&
+      !(typeof raw.encrypted_content === 'string' && raw.encrypted_content !== '');
+    if (raw.provider_data === undefined && !dropId && !partsToFix && !dropEncrypted) {
+      out.push(raw);
       continue;
-    } else if (prefix !== undefined && wire.id !== undefined && !hasWireId) {
-      delete wire.id;
     }
-    if (item.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)) {
-      wire.content = item.content.map((part) =>
+    // Keys are left out by destructuring, not `delete` (which slows JSON.stringify down).
+    let wire: Record<string, unknown>;
+    if (dropId) ({ provider_data: _, id: _, ...wire } = raw);
+    else if (dropEncrypted) ({ provider_data: _, encrypted_content: _, ...wire } = raw);
+    else if (raw.provider_data !== undefined) ({ provider_data: _, ...wire } = raw);
+    else wire = { ...raw }; // a plain copy is much cheaper than a rest copy
+    if (partsToFix) {
+      // Object.assign, not `{ ...part, annotations: [] }`: adding a key after a spread is ~5×
+      // slower in V8.
+      wire.content = (item as MessageItem & { content: ContentPart[] }).content.map((part) =>
         part.type === 'output_text' && part.annotations === undefined
-          ? { ...part, annotations: [] }
+          ? Object.assign({}, part, { annotations: [] })
           : part,
       );
     }
