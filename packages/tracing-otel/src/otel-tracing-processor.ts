@@ -5,10 +5,12 @@
  */
 import type { Span, Trace, TracingProcessor } from '@baton/kernel';
 import {
+  type Attributes,
   type Context,
   context,
   diag,
   type Span as OtelSpan,
+  type SpanContext,
   SpanStatusCode,
   type Tracer,
   type TracerProvider,
@@ -53,9 +55,16 @@ function captureContentFromEnv(): boolean {
 export const OTEL_SCOPE_NAME = '@baton/tracing-otel';
 
 interface SpanEntry {
-  /** The live OTel span until it ends; then only its context is kept, for late children. */
+  /** The live OTel span until it ends. */
   span?: OtelSpan;
-  ctx: Context;
+  /** Its attributes at the start: at the end only what changed is set again. */
+  started?: Attributes;
+  /** The context children start in, made when the first child needs it. */
+  ctx?: Context;
+  /** After the end: only the span context is kept, for children that start late. */
+  ended?: SpanContext;
+  /** The trace's root context (children's contexts are built on it). */
+  root: Context;
 }
 
 interface TraceState {
@@ -151,14 +160,19 @@ export class OtelTracingProcessor implements TracingProcessor {
       if (this.closed || this.spans.has(span.spanId)) return;
       const state = this.traces.get(span.traceId);
       if (!state) return;
-      const parentCtx = (span.parentId && this.spans.get(span.parentId)?.ctx) || state.rootCtx;
+      const parent = span.parentId ? this.spans.get(span.parentId) : undefined;
+      const parentCtx = parent ? this.contextOf(parent) : state.rootCtx;
       const shape = mapSpan(span, this.captureContent);
       const otelSpan = this.tracer.startSpan(
         shape.name,
         { kind: shape.kind, attributes: shape.attributes, startTime: time(span.startedAt) },
         parentCtx,
       );
-      this.spans.set(span.spanId, { span: otelSpan, ctx: trace.setSpan(state.rootCtx, otelSpan) });
+      this.spans.set(span.spanId, {
+        span: otelSpan,
+        started: shape.attributes,
+        root: state.rootCtx,
+      });
       state.spanIds.add(span.spanId);
     });
   }
@@ -169,11 +183,18 @@ export class OtelTracingProcessor implements TracingProcessor {
       const otelSpan = entry?.span;
       if (!entry || !otelSpan) return;
       // Keep only the span context: children that start late still find their parent.
+      const started = entry.started ?? {};
       entry.span = undefined;
-      entry.ctx = trace.setSpan(entry.ctx, trace.wrapSpanContext(otelSpan.spanContext()));
+      entry.started = undefined;
+      entry.ctx = undefined;
+      entry.ended = otelSpan.spanContext();
       const shape = mapSpan(span, this.captureContent);
       otelSpan.updateName(shape.name);
-      otelSpan.setAttributes(shape.attributes);
+      // What the start already set is not set again (each attribute costs the SDK a check).
+      for (const key in shape.attributes) {
+        const value = shape.attributes[key];
+        if (!same(value, started[key])) otelSpan.setAttribute(key, value!);
+      }
       const endTime = time(span.endedAt ?? Date.now());
       if (span.error) {
         const message = String(span.error.message ?? '');
@@ -192,6 +213,14 @@ export class OtelTracingProcessor implements TracingProcessor {
     });
   }
 
+  /** The context a child of `entry` starts in (under the trace's root context). */
+  private contextOf(entry: SpanEntry): Context {
+    entry.ctx ??= entry.span
+      ? trace.setSpan(entry.root, entry.span)
+      : trace.setSpanContext(entry.root, entry.ended!);
+    return entry.ctx;
+  }
+
   /**
    * The OpenTelemetry context of a Baton span (or span id) this processor recorded, for running
    * code whose own OTel spans should nest under it: `context.with(p.contextFor(getCurrentSpan()),
@@ -201,7 +230,7 @@ export class OtelTracingProcessor implements TracingProcessor {
     if (span === undefined) return context.active();
     const id = typeof span === 'string' ? span : span.spanId;
     const entry = this.spans.get(id);
-    if (entry) return entry.ctx;
+    if (entry) return this.contextOf(entry);
     const state = typeof span === 'string' ? undefined : this.traces.get(span.traceId);
     return state?.rootCtx ?? context.active();
   }
@@ -239,6 +268,14 @@ export class OtelTracingProcessor implements TracingProcessor {
       diag.error(`${OTEL_SCOPE_NAME}: ${what} failed; the span was dropped`, error);
     }
   }
+}
+
+/** Attribute values equal (arrays by element, as the SDK stores copies of them). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Epoch milliseconds → `Date` (a plain number below the process time origin would be read as a

@@ -74,10 +74,7 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
         positive(u.cacheCreationInputTokens),
       );
       set(attributes, GEN_AI.USAGE_REASONING_OUTPUT_TOKENS, positive(u.reasoningTokens));
-      if (d.output) {
-        const reason = toGenAiOutputMessages(d.output)[0].finish_reason!;
-        attributes[GEN_AI.RESPONSE_FINISH_REASONS] = [reason];
-      }
+      if (d.output) attributes[GEN_AI.RESPONSE_FINISH_REASONS] = [finishReason(d.output)];
       if (captureContent) {
         if (d.input) attributes[GEN_AI.INPUT_MESSAGES] = json(toGenAiInputMessages(d.input));
         if (d.output) attributes[GEN_AI.OUTPUT_MESSAGES] = json(toGenAiOutputMessages(d.output));
@@ -170,4 +167,11 @@ function json(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** `tool_call` when the model asked for a function call, else `stop` (as in `toGenAiOutputMessages`). */
+function finishReason(items: readonly unknown[]): string {
+  for (const item of items)
+    if ((item as { type?: unknown } | null)?.type === 'function_call') return 'tool_call';
+  return 'stop';
 }
