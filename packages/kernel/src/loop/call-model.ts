@@ -88,6 +88,8 @@ export async function callModel(
   return response;
 }
 
+const NONE = () => undefined;
+
 /** How far an attempt got: output reached the caller; the server acknowledged the request. */
 interface Progress {
   emitted: boolean;
@@ -137,28 +139,41 @@ async function retryOrThrow(
   throw error;
 }
 
-async function attemptWithRetries(
+/**
+ * One attempt, then (on a retryable failure) the next. Chained promises, not a loop that awaits:
+ * while the model works, a run holds no suspended frame here (S8: memory per in-flight run).
+ */
+function attemptWithRetries(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
   onEvent?: (event: ModelStreamEvent) => void,
+  attempt = 1,
 ): Promise<ModelResponse> {
-  for (let attempt = 1; ; attempt++) {
-    const progress: Progress = { emitted: false, accepted: false };
-    const limits = attemptLimits(plan, request);
-    try {
-      return await attemptOnce(rt, plan, limits.request, progress, limits.touch, onEvent);
-    } catch (thrown) {
+  const progress: Progress = { emitted: false, accepted: false };
+  const limits = attemptLimits(plan, request);
+  let answer: Promise<ModelResponse>;
+  try {
+    answer = attemptOnce(rt, plan, limits.request, progress, limits.touch, onEvent);
+  } catch (thrown) {
+    answer = Promise.reject(thrown);
+  }
+  return answer.then(
+    (response) => {
+      limits.clear();
+      return response;
+    },
+    async (thrown) => {
+      limits.clear();
       const error = limits.timedOut() ?? thrown;
       if (progress.emitted) {
         if (request.signal?.aborted && rt.signal?.aborted) throw toAbortError(rt.signal, error);
         throw error;
       }
       await retryOrThrow(rt, plan, request, error, attempt, progress);
-    } finally {
-      limits.clear();
-    }
-  }
+      return attemptWithRetries(rt, plan, request, onEvent, attempt + 1);
+    },
+  );
 }
 
 async function attemptOnce(
@@ -210,9 +225,13 @@ async function consumeStream(
  */
 function attemptLimits(plan: TurnPlan, request: ModelRequest) {
   const { timeoutMs, streamIdleTimeoutMs: idleMs } = plan.modelSettings;
-  const none = () => undefined;
   if (timeoutMs === undefined && idleMs === undefined)
-    return { request, touch: none, timedOut: none, clear: none };
+    return {
+      request,
+      touch: NONE,
+      timedOut: NONE as () => ModelCallError | undefined,
+      clear: NONE,
+    };
   const { controller, unlink } = linkedController(request.signal);
   let fired: ModelCallError | undefined;
   const timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};

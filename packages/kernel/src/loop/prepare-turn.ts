@@ -13,7 +13,13 @@ import type {
   ToolDefinition,
 } from '../model/model.js';
 import type { ResolvedSchema } from '../tool/schema.js';
-import { type FunctionTool, type HostedTool, toFunctionToolDefinition } from '../tool/tool.js';
+import {
+  ALWAYS,
+  type FunctionTool,
+  type HostedTool,
+  NEVER,
+  toFunctionToolDefinition,
+} from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
 import type { AnyAgent, PreparedAgent, RunRuntime } from './run-runtime.js';
 
@@ -32,17 +38,39 @@ export interface TurnPlan {
   outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
 }
 
+const NONE: never[] = [];
+const NO_SETTINGS: ModelSettings = Object.freeze({});
+
+/** Records `prepared` as its agent's (replacing an earlier one not set up). */
+function keep(rt: RunRuntime, prepared: PreparedAgent): void {
+  const at = rt.prepared.findIndex((p) => p.agent === prepared.agent);
+  if (at < 0) rt.prepared.push(prepared);
+  else rt.prepared[at] = prepared;
+}
+
 /** Clones and sets up the agent's capabilities once per run (idempotent). */
 export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<PreparedAgent> {
-  let prepared = rt.prepared.get(agent);
+  let prepared = rt.prepared.find((p) => p.agent === agent);
   if (prepared?.setUp) return prepared;
+  if (agent.capabilities.length === 0) {
+    // Nothing to clone or set up: no capability run, no per-run lists.
+    prepared = {
+      agent,
+      capabilities: NONE,
+      extraTools: NONE,
+      instructionFragments: NONE,
+      setUp: true,
+    };
+    keep(rt, prepared);
+    return prepared;
+  }
   const extensions = rt.state.extensions;
   const capabilityRun: CapabilityRun = {
     runContext: rt.state.context,
     agent,
     runId: rt.state.runId,
     signal: rt.signal,
-    getModel: () => resolveModel(rt, agent),
+    getModel: () => resolveModel(rt, agent, prepared!),
     transcript: () => ({
       input: rt.newInput.slice(),
       generated: runItemsToInputItems(rt.state.generatedItems),
@@ -63,7 +91,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     instructionFragments: [],
     setUp: false,
   };
-  rt.prepared.set(agent, prepared);
+  keep(rt, prepared);
   const scope = rt.tracer && rt.agentSpan ? { tracer: rt.tracer, span: rt.agentSpan } : undefined;
   await withSpanScope(scope, async () => {
     for (const cap of prepared.capabilities) await cap.setup?.(capabilityRun);
@@ -80,23 +108,26 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
 /** Runs every prepared capability's `teardown`; errors are collected, the first rethrown. */
 export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promise<void> {
   let first: unknown;
-  for (const prepared of rt.prepared.values()) {
+  for (const prepared of rt.prepared) {
     for (const cap of prepared.capabilities) {
       try {
-        await cap.teardown?.(prepared.capabilityRun, outcome);
+        await cap.teardown?.(prepared.capabilityRun!, outcome);
       } catch (e) {
         first ??= e;
       }
     }
   }
-  rt.prepared.clear();
+  rt.prepared.length = 0;
   if (first !== undefined) throw first;
 }
 
 /** Resolves the model of an agent for this run (run override > agent > provider default). */
-export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Model> {
-  const cached = rt.models.get(agent);
-  if (cached) return cached;
+export async function resolveModel(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  prepared: PreparedAgent,
+): Promise<Model> {
+  if (prepared.model) return prepared.model;
   const spec = rt.options.model ?? agent.model;
   let model: Model;
   if (spec && typeof spec === 'object') model = spec;
@@ -109,13 +140,26 @@ export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Mod
     }
     model = await provider.getModel(spec);
   }
-  rt.models.set(agent, model);
+  prepared.model = model;
   return model;
 }
 
-/** Builds the plan of one turn for `agent`. */
-export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
-  const prepared = await prepareAgent(rt, agent);
+/** The tools and handoffs of a plan, and what they were built from. */
+type ToolSet = Pick<TurnPlan, 'functionTools' | 'handoffs' | 'toolDefinitions' | 'hostedTools'> & {
+  tools: readonly unknown[];
+  handoffs_: readonly unknown[];
+};
+/**
+ * Tool sets of agents whose tools and handoffs are all always on (or off) and whose capabilities
+ * add none: the same every turn of every run, so built once (checked against the agent's
+ * current `tools` and `handoffs` entries on every use).
+ */
+const staticToolSets = new WeakMap<AnyAgent, ToolSet>();
+const sameEntries = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+const isStatic = (f: unknown) => f === undefined || f === ALWAYS || f === NEVER;
+
+async function buildToolSet(rt: RunRuntime, agent: AnyAgent, prepared: PreparedAgent) {
   const ctx = rt.state.context;
   const functionTools = new Map<string, FunctionTool>();
   const handoffs = new Map<string, Handoff<any, AnyAgent>>();
@@ -130,7 +174,10 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       );
     owners.set(name, owner);
   };
-  for (const t of [...agent.tools, ...prepared.extraTools]) {
+  const tools = prepared.extraTools.length ? [...agent.tools, ...prepared.extraTools] : agent.tools;
+  let reusable = prepared.extraTools.length === 0;
+  for (const t of tools) {
+    reusable &&= isStatic(t.isEnabled);
     if (t.type === 'function') {
       if (!(await t.isEnabled(ctx, agent))) continue;
       claim(t.name, `tool "${t.name}"`);
@@ -149,6 +196,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     }
   }
   for (const h of agent.getHandoffs()) {
+    reusable &&= isStatic(h.isEnabled);
     if (!(await h.isEnabled(ctx, agent))) continue;
     claim(h.toolName, `handoff to "${h.agent.name}"`);
     handoffs.set(h.toolName, h);
@@ -160,7 +208,34 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       strict: h.strict,
     });
   }
-  let modelSettings: ModelSettings = { ...agent.modelSettings, ...rt.options.modelSettings };
+  const set: ToolSet = {
+    functionTools,
+    handoffs,
+    toolDefinitions,
+    hostedTools,
+    tools: agent.tools.slice(),
+    handoffs_: agent.handoffs.slice(),
+  };
+  if (reusable) staticToolSets.set(agent, set);
+  return set;
+}
+
+/** Builds the plan of one turn for `agent`. */
+export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
+  const prepared = await prepareAgent(rt, agent);
+  const ctx = rt.state.context;
+  const known = prepared.extraTools.length === 0 ? staticToolSets.get(agent) : undefined;
+  const { functionTools, handoffs, toolDefinitions, hostedTools } =
+    known && sameEntries(known.tools, agent.tools) && sameEntries(known.handoffs_, agent.handoffs)
+      ? known
+      : await buildToolSet(rt, agent, prepared);
+  // Shared (not copied) when only the agent has settings and no capability adjusts them: the
+  // loop and the models only read them.
+  const adjusted = prepared.capabilities.some((cap) => cap.modelSettings);
+  let modelSettings: ModelSettings =
+    rt.options.modelSettings || adjusted
+      ? { ...agent.modelSettings, ...rt.options.modelSettings }
+      : (agent.modelSettings ?? NO_SETTINGS);
   for (const cap of prepared.capabilities)
     if (cap.modelSettings) modelSettings = cap.modelSettings(modelSettings);
   const forced = modelSettings.toolChoice;
@@ -182,11 +257,12 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   return {
     agent,
     prepared,
-    model: await resolveModel(rt, agent),
+    model: await resolveModel(rt, agent, prepared),
     systemInstructions,
     functionTools,
     handoffs,
-    toolDefinitions,
+    // A fresh list per request (models may change it); the definitions are shared, like schemas.
+    toolDefinitions: toolDefinitions.slice(),
     hostedTools,
     modelSettings,
     outputSchema: agent.getOutputSchema(),

@@ -22,7 +22,10 @@ export type AnyAgent = Agent<any, any>;
 export interface PreparedAgent {
   agent: AnyAgent;
   capabilities: Capability[];
-  capabilityRun: CapabilityRun;
+  /** Given to the capabilities (none when the agent has none). */
+  capabilityRun?: CapabilityRun;
+  /** The agent's model for this run, once resolved. */
+  model?: Model;
   extraTools: Tool[];
   instructionFragments: string[];
   setUp: boolean;
@@ -53,8 +56,8 @@ export interface RunRuntime {
   newInput: Item[];
   /** Index in `state.generatedItems` where the current turn's items start. */
   turnStartIndex: number;
-  prepared: Map<AnyAgent, PreparedAgent>;
-  models: Map<AnyAgent, Model>;
+  /** The agents prepared in this run (a list: runs have few agents). */
+  prepared: PreparedAgent[];
   /** call ids that already have an output (exactly-once per call id). */
   completedCallIds: Set<string>;
   /** call ids of function calls this run has seen (built on first need). */

@@ -26,6 +26,9 @@ import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
 import { checkAborted } from './until-aborted.js';
 
+/** `request.tracing` of every untraced call (one shared, frozen object). */
+const UNTRACED = Object.freeze({ enabled: false, includeSensitiveData: false });
+
 function emitSince(rt: RunRuntime, from: number): void {
   const items = rt.state.generatedItems;
   for (let i = from; i < items.length; i++) rt.emit(itemEvent(items[i]));
@@ -50,7 +53,7 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   if (pendingTurn) return finishTurn(rt, plan, pendingTurn, undefined);
   let input = currentModelInput(rt);
   for (const cap of plan.prepared.capabilities)
-    if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun);
+    if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun!);
   let systemInstructions = plan.systemInstructions;
   if (rt.options.callModelInputFilter) {
     const filtered = await rt.options.callModelInputFilter(
@@ -91,10 +94,9 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
     previousResponseId: conv?.previousResponseId,
     conversationId: conv?.conversationId,
     promptCacheKey: rt.promptCacheKey,
-    tracing: {
-      enabled: rt.tracer !== undefined,
-      includeSensitiveData: rt.tracer?.includeSensitiveData ?? false,
-    },
+    tracing: !rt.tracer
+      ? UNTRACED
+      : { enabled: true, includeSensitiveData: rt.tracer.includeSensitiveData },
   };
   state.currentTurn++;
   let response: ModelResponse;

@@ -17,6 +17,10 @@ import {
   type Validation,
 } from './schema.js';
 
+/** The `isEnabled` of tools and handoffs that are always on / off (shared: turn plans are cached for them). */
+export const ALWAYS = () => true;
+export const NEVER = () => false;
+
 /** How a tool's side effect behaves when a durable driver has to re-run it. Default `'unsafe'`. */
 export type ToolEffect = 'pure' | 'idempotent' | 'unsafe';
 
@@ -199,7 +203,7 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
     outputGuardrails: options.outputGuardrails ?? [],
     parseArguments: (json) => parseToolArguments(options.name, json, schema),
     needsApproval: typeof approval === 'function' ? approval : () => approval,
-    isEnabled: typeof enabled === 'function' ? enabled : () => enabled,
+    isEnabled: typeof enabled === 'function' ? enabled : enabled ? ALWAYS : NEVER,
     execute: options.execute,
   };
 }
