@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../src/__tests__/redis-server.js';
-import { commandDelta, type RedisCommandCounts, redisCommandSnapshot } from './turn-jobs.js';
+import {
+  commandDelta,
+  cpuMs,
+  type RedisCommandCounts,
+  redisCommandSnapshot,
+} from './turn-jobs.js';
 
 export interface BareJobsResult {
   workers: number;
@@ -21,13 +26,18 @@ export interface BareJobsResult {
   completed: number;
   /** Redis commands per job. */
   redis: RedisCommandCounts;
+  /** CPU time (user + system) per job, in ms: all worker processes, and redis-server. */
+  workerCpuMsPerJob: number;
+  redisCpuMsPerJob: number;
 }
 
 const WORKER = fileURLToPath(new URL('./bare-worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+  const prof = process.env.W1_CPU_PROF;
+  const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
+  const proc = spawn(process.execPath, [...args, '--import', 'tsx', WORKER], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -69,6 +79,8 @@ export async function benchBareJobs(options: {
     );
     const stats = new Redis(redis.connection);
     const before = await redisCommandSnapshot(stats);
+    const cpuBefore = procs.reduce((a, p) => a + cpuMs(p.pid!), 0);
+    const redisBefore = cpuMs(redis.pid);
     const started = Date.now();
     for (let i = 0; i < options.jobs; i += 100) {
       await queue.addBulk(
@@ -86,6 +98,8 @@ export async function benchBareJobs(options: {
       await new Promise((r) => setTimeout(r, 10));
     }
     const elapsedMs = Date.now() - started;
+    const workerCpu = procs.reduce((a, p) => a + cpuMs(p.pid!), 0) - cpuBefore;
+    const redisCpu = cpuMs(redis.pid) - redisBefore;
     const after = await redisCommandSnapshot(stats);
     stats.disconnect();
     const completed = (await queue.getJobCounts('completed')).completed;
@@ -96,8 +110,14 @@ export async function benchBareJobs(options: {
       jobsPerSecond: Math.round((options.jobs / elapsedMs) * 1000),
       completed,
       redis: commandDelta(before, after, options.jobs),
+      workerCpuMsPerJob: Math.round((workerCpu / options.jobs) * 1000) / 1000,
+      redisCpuMsPerJob: Math.round((redisCpu / options.jobs) * 1000) / 1000,
     };
   } finally {
+    if (process.env.W1_CPU_PROF)
+      await Promise.all(
+        procs.map((p) => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM')))),
+      );
     for (const p of procs) p.kill('SIGKILL');
     await queue.close();
     await redis.dispose();
@@ -110,7 +130,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     workers: Number(process.argv[3] ?? 4),
   });
   console.log(
-    `bare BullMQ: ${r.workers} workers, ${r.jobs} empty jobs in ${r.elapsedMs} ms → ${r.jobsPerSecond} jobs/s; completed ${r.completed}; Redis commands per job: ${r.redis.executed} executed (${r.redis.scripts} scripts) ${JSON.stringify(r.redis.byCommand)}`,
+    `bare BullMQ: ${r.workers} workers, ${r.jobs} empty jobs in ${r.elapsedMs} ms → ${r.jobsPerSecond} jobs/s; completed ${r.completed}; CPU per job: workers ${r.workerCpuMsPerJob} ms, redis ${r.redisCpuMsPerJob} ms; Redis commands per job: ${r.redis.executed} executed (${r.redis.scripts} scripts) ${JSON.stringify(r.redis.byCommand)}`,
   );
   process.exit(r.completed === r.jobs ? 0 : 1);
 }

@@ -90,7 +90,7 @@ export function commandDelta(
 }
 
 /** CPU time (user + system) of a process so far, in ms (Linux /proc). */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -104,7 +104,10 @@ const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+  // W1_CPU_PROF=<dir>: each worker writes a CPU profile there (it is then stopped with SIGTERM).
+  const prof = process.env.W1_CPU_PROF;
+  const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
+  const proc = spawn(process.execPath, [...args, '--import', 'tsx', WORKER], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -149,6 +152,14 @@ export async function benchTurnJobs(
     procs.push(...(await Promise.all(Array.from({ length: workers }, () => spawnWorker(env)))));
     const stats = new Redis(redis.connection);
     const commandsBefore = await redisCommandSnapshot(stats);
+    // W1_MONITOR=1: counts the commands clients send (not those run inside scripts) with MONITOR.
+    const sent = new Map<string, number>();
+    const monitor = process.env.W1_MONITOR ? await new Redis(redis.connection).monitor() : undefined;
+    monitor?.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source === 'lua') return;
+      const name = String(args[0]).toLowerCase();
+      sent.set(name, (sent.get(name) ?? 0) + 1);
+    });
     const cpuBefore = procs.reduce((a, p) => a + cpuMs(p.pid!), 0);
     const redisBefore = cpuMs(redis.pid);
     const started = Date.now();
@@ -174,6 +185,11 @@ export async function benchTurnJobs(
     }
     const elapsedMs = Date.now() - started;
     const commandsAfter = await redisCommandSnapshot(stats);
+    if (monitor) {
+      monitor.disconnect();
+      const per = [...sent].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / (runs * (toolTurns + 1))).toFixed(2)}`);
+      process.stderr.write(`commands sent per turn job (MONITOR): ${per.join(', ')}\n`);
+    }
     stats.disconnect();
     const workerCpu = procs.reduce((a, p) => a + cpuMs(p.pid!), 0) - cpuBefore;
     const redisCpu = cpuMs(redis.pid) - redisBefore;
@@ -208,6 +224,10 @@ export async function benchTurnJobs(
       redis: commandDelta(commandsBefore, commandsAfter, turnJobs),
     };
   } finally {
+    if (process.env.W1_CPU_PROF)
+      await Promise.all(
+        procs.map((p) => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM')))),
+      );
     for (const p of procs) p.kill('SIGKILL');
     await runner.close();
     await redis.dispose();

@@ -15,11 +15,13 @@ function journal(
   options: { owner?: number; fail?: Error } = {},
 ) {
   const written: Record<string, string> = {};
+  let calls = 0;
   const store = {
-    async journalSet(_runId: string, epoch: number, field: string, value: string) {
+    async journalSet(_runId: string, epoch: number, ...pairs: string[]) {
+      calls++;
       if (options.fail) throw options.fail;
       if (epoch !== (options.owner ?? 2)) return false;
-      written[field] = value;
+      for (let i = 0; i < pairs.length; i += 2) written[pairs[i]] = pairs[i + 1];
       return true;
     },
     async emit() {
@@ -36,7 +38,7 @@ function journal(
     pending: [],
     abort: (e) => aborts.push(e),
   };
-  return { j, hooks: createJournalHooks(j), written, aborts };
+  return { j, hooks: createJournalHooks(j), written, aborts, calls: () => calls };
 }
 
 const request = {
@@ -139,5 +141,54 @@ describe('journal hooks', () => {
     const { hooks, j } = journal({}, { owner: 9 });
     expect(await hooks.wrapToolCall!(key('idempotent'), async () => 'ran')).toBe('ran');
     await expect(flushJournal(j)).rejects.toBeInstanceOf(FencedWriteError);
+  });
+
+  it('write-behind entries of one macrotask go out in one call; an awaited write takes them along first', async () => {
+    const response: ModelResponse = { output: [], usage: {} };
+    const quick = journal();
+    await quick.hooks.wrapModelCall!(
+      { runId: 'r1', turn: 1, agentName: 'a' },
+      request,
+      async () => response,
+    );
+    await quick.hooks.wrapToolCall!(key('idempotent'), async () => 'ran');
+    expect(quick.calls()).toBe(0); // nothing sent yet: the model response, start and result wait
+    await flushJournal(quick.j);
+    expect(quick.calls()).toBe(1);
+    expect(Object.keys(quick.written).sort()).toEqual(
+      [
+        journalField.model('r1', 1),
+        journalField.started('r1', 'c1'),
+        journalField.tool('r1', 'c1'),
+      ].sort(),
+    );
+    // Sent on the next macrotask even without a flush (a slow step still journals early).
+    const slow = journal();
+    await slow.hooks.wrapModelCall!(
+      { runId: 'r1', turn: 1, agentName: 'a' },
+      request,
+      async () => response,
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(slow.calls()).toBe(1);
+    expect(slow.written[journalField.model('r1', 1)]).toBeDefined();
+    // An unsafe call's start mark is awaited and carries the unsent entries before it.
+    const unsafe = journal();
+    await unsafe.hooks.wrapModelCall!(
+      { runId: 'r1', turn: 1, agentName: 'a' },
+      request,
+      async () => response,
+    );
+    let seenBeforeRun: string[] = [];
+    await unsafe.hooks.wrapToolCall!(key('unsafe'), async () => {
+      seenBeforeRun = Object.keys(unsafe.written);
+      return 'charged';
+    });
+    expect(unsafe.calls()).toBe(1);
+    expect(seenBeforeRun.sort()).toEqual(
+      [journalField.model('r1', 1), journalField.started('r1', 'c1')].sort(),
+    );
+    await flushJournal(unsafe.j);
+    expect(unsafe.written[journalField.tool('r1', 'c1')]).toBeDefined();
   });
 });

@@ -50,6 +50,8 @@ export interface StepJournal {
   entries: Map<string, string>;
   /** Write-behind journal writes not yet confirmed. */
   pending: Promise<boolean>[];
+  /** Write-behind entries not sent yet (`field, value, …`), sent together on the next macrotask. */
+  unsent?: string[];
   /** Aborts the step: a fenced write was refused (`FencedWriteError`) or a journal write failed. */
   abort(reason: unknown): void;
   /** Streams the model calls of this step (through the kernel's `fn({ onEvent })` seam). */
@@ -63,9 +65,11 @@ export interface StepJournal {
  */
 export async function writeJournal(j: StepJournal, field: string, value: string): Promise<void> {
   j.entries.set(field, value);
+  // Unsent write-behind entries go first, in the same script call (they precede this one).
+  const before = j.unsent?.splice(0) ?? [];
   let ok: boolean;
   try {
-    ok = await j.store.journalSet(j.runId, j.epoch, field, value);
+    ok = await j.store.journalSet(j.runId, j.epoch, ...(before as []), field, value);
   } catch (error) {
     j.abort(error);
     throw error;
@@ -74,13 +78,27 @@ export async function writeJournal(j: StepJournal, field: string, value: string)
 }
 
 /**
- * A fenced journal write sent at once but not awaited (write-behind): the connection keeps
- * commands in order, so an awaited write or the commit that follows lands after it. A refusal
- * aborts the step; `flushJournal` (before the commit) reports it.
+ * A fenced journal write not awaited (write-behind): the entries of one macrotask are sent
+ * together, in one script call, on the next one (a model response and the start and result of
+ * a quick tool are one call) — or at once with the next awaited write or by `flushJournal`. The
+ * connection keeps commands in order, so an awaited write or the commit that follows lands after
+ * them. A refusal aborts the step; `flushJournal` (before the commit) reports it.
  */
 export function writeJournalBehind(j: StepJournal, field: string, value: string): void {
   j.entries.set(field, value);
-  const write = j.store.journalSet(j.runId, j.epoch, field, value).then(
+  if (j.unsent?.length) {
+    j.unsent.push(field, value);
+    return;
+  }
+  j.unsent = [field, value];
+  setImmediate(() => sendUnsent(j));
+}
+
+/** Sends the unsent write-behind entries (one script call); its outcome joins `pending`. */
+function sendUnsent(j: StepJournal): void {
+  const entries = j.unsent?.splice(0) ?? [];
+  if (entries.length === 0) return;
+  const write = j.store.journalSet(j.runId, j.epoch, ...(entries as [string, string])).then(
     (ok) => {
       if (!ok) fenced(j);
       return ok;
@@ -94,8 +112,9 @@ export function writeJournalBehind(j: StepJournal, field: string, value: string)
   j.pending.push(write);
 }
 
-/** Waits for the write-behind journal writes. @throws FencedWriteError when one was refused. */
+/** Sends and waits for the write-behind journal writes. @throws FencedWriteError when one was refused. */
 export async function flushJournal(j: StepJournal): Promise<void> {
+  sendUnsent(j);
   const results = await Promise.all(j.pending.splice(0));
   if (results.some((ok) => !ok)) throw new FencedWriteError(j.runId, j.epoch);
 }

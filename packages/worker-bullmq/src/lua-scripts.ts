@@ -57,9 +57,9 @@ if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
 end
 `;
 
-/** KEYS meta,journal · ARGV epoch, field, value → 1 written, 0 fenced. */
+/** KEYS meta,journal · ARGV epoch, field, value[, field, value…] → 1 written, 0 fenced. */
 export const JOURNAL_SET = `${FENCE}
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[2], unpack(ARGV, 2, #ARGV))
 return 1
 `;
 

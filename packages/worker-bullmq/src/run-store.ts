@@ -166,9 +166,17 @@ export class RunStore {
   }
 
   /** Fenced journal write; false when `epoch` no longer owns the run. */
-  async journalSet(runId: string, epoch: number, field: string, value: string): Promise<boolean> {
+  async journalSet(
+    runId: string,
+    epoch: number,
+    field: string,
+    value: string,
+    ...more: string[]
+  ): Promise<boolean> {
     const k = this.keys(runId);
-    return (await this.r.batonJournalSet(k.meta, k.journal, String(epoch), field, value)) === 1;
+    return (
+      (await this.r.batonJournalSet(k.meta, k.journal, String(epoch), field, value, ...more)) === 1
+    );
   }
 
   /** Fenced `XADD` of one event (see EMIT_EVENT for `mark`); 0 fenced, 1 emitted, 2 nothing to reset. */
