@@ -158,7 +158,8 @@ export function convertToChatMessages(
   }
   flushAssistant();
   flushMedia();
-  return [...head, ...body];
+  // concat, not spread: a long history is copied at memcpy speed.
+  return head.length === 0 ? body : head.concat(body);
 }
 
 function finishAssistant(draft: AssistantDraft): ChatCompletionMessageParam | undefined {
