@@ -105,6 +105,30 @@ export async function timeBatch(
 }
 
 /**
+ * `iterations` alternating calls of `base` and `other` (order swapped every call); returns µs
+ * per call of `other` minus µs per call of `base`, on the given clock.
+ */
+export async function timePairedBatch(
+  base: () => unknown,
+  other: () => unknown,
+  iterations: number,
+  clock: 'wall' | 'cpu' = 'wall',
+): Promise<number> {
+  const now = clock === 'cpu' ? cpuUs : nowUs;
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < iterations; i++) {
+    for (const which of i % 2 === 0 ? [0, 1] : [1, 0]) {
+      const t0 = now();
+      await (which === 0 ? base() : other());
+      if (which === 0) a += now() - t0;
+      else b += now() - t0;
+    }
+  }
+  return (b - a) / iterations;
+}
+
+/**
  * Takes `rounds` samples of every contestant, interleaved, reversing the order every round.
  * `sample` may return several values (one per measured quantity); each gets its own Stats.
  */

@@ -19,6 +19,11 @@ export interface Prepared {
   facts?: Record<string, number>;
   /** How samples are timed (default wall-clock; see `timeBatch`). */
   clock?: 'wall' | 'cpu';
+  /**
+   * Differences: a sample of `name` alternates `[base, with]` call by call and returns the mean
+   * µs of `with` minus that of `base` (both see the same moment's machine load).
+   */
+  paired?: Record<string, [() => unknown, () => unknown]>;
 }
 
 interface Expect {

@@ -3,7 +3,7 @@
  * (tracing), parent side: each runtime's worker prepares and checks the operations, then their
  * samples are interleaved (see `scenarios.ts`). Every row carries its physical floor.
  */
-import { derive, type Stats, scale, stats } from './harness.js';
+import { type Stats, scale, stats } from './harness.js';
 import type { Row } from './rows.js';
 import { measureScenario, pick, type ScenarioContext } from './scenarios.js';
 import { p1Streams } from './suites/p1-streams.js';
@@ -23,11 +23,7 @@ async function p1(ctx: ScenarioContext): Promise<Row[]> {
     const m = await measureScenario(ctx, `P1:${stream.id}`, 0);
     const overhead: PerRuntime<Stats> = {};
     for (const [id, ops] of Object.entries(m.ops))
-      overhead[id as RuntimeId] = derive(
-        ops!.run,
-        ops!.raw,
-        (run, raw) => (run - raw) / stream.events,
-      );
+      overhead[id as RuntimeId] = scale(ops!.overhead, 1 / stream.events);
     const raw = m.ops.baton?.raw;
     rows.push({
       id: `p1.${stream.id}`,
@@ -93,10 +89,8 @@ async function t1(ctx: ScenarioContext): Promise<Row[]> {
   for (const { mode, label, missing } of T1_MODES) {
     const m = await measureScenario(ctx, `T1:${mode}`, 0);
     const added: PerRuntime<Stats> = {};
-    for (const [id, ops] of Object.entries(m.ops)) {
-      const spans = m.facts[id as RuntimeId]!.spans;
-      added[id as RuntimeId] = derive(ops!.on, ops!.off, (on, off) => (on - off) / spans);
-    }
+    for (const [id, ops] of Object.entries(m.ops))
+      added[id as RuntimeId] = scale(ops!.added, 1 / m.facts[id as RuntimeId]!.spans);
     const floor = m.ops.baton?.floor;
     const spans = m.facts.baton?.spans;
     rows.push({

@@ -5,7 +5,7 @@
  * in the process). Requests: `prepare` a scenario, `calibrate` an operation, take a `sample`.
  */
 import { loadAdapter } from './adapters/load.js';
-import { calibrate, gcAvailable, timeBatch } from './harness.js';
+import { calibrate, gcAvailable, timeBatch, timePairedBatch } from './harness.js';
 import { type Prepared, prepare } from './prepare.js';
 import type { Adapter, RuntimeId } from './types.js';
 
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   let prepared: Prepared | undefined;
   const iterations = new Map<string, number>();
   const op = (name: string) => {
-    const fn = prepared?.ops[name];
+    const fn = prepared?.ops[name] ?? prepared?.paired?.[name]?.[1];
     if (!fn) throw new Error(`no prepared operation ${name}`);
     return fn;
   };
@@ -48,13 +48,22 @@ async function main(): Promise<void> {
       if (req.op === 'prepare') {
         iterations.clear();
         prepared = await prepare(adapter, req.scenario, req.param);
-        result = prepared ? { ops: Object.keys(prepared.ops), facts: prepared.facts ?? {} } : null;
+        result = prepared
+          ? {
+              ops: [...Object.keys(prepared.ops), ...Object.keys(prepared.paired ?? {})],
+              facts: prepared.facts ?? {},
+            }
+          : null;
       } else if (req.op === 'calibrate') {
         const n = await calibrate(op(req.name), req.warmupMs, req.sampleMs);
         iterations.set(req.name, n);
         result = n;
       } else {
-        result = await timeBatch(op(req.name), iterations.get(req.name) ?? 1, prepared?.clock);
+        const pair = prepared?.paired?.[req.name];
+        const n = iterations.get(req.name) ?? 1;
+        result = pair
+          ? await timePairedBatch(pair[0], pair[1], Math.max(1, n >> 1), prepared?.clock)
+          : await timeBatch(op(req.name), n, prepared?.clock);
       }
       send({ id: req.id, result });
     } catch (e) {

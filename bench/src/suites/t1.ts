@@ -16,6 +16,7 @@ import type { Adapter } from '../types.js';
 /** What the parent times. */
 export interface T1Ops {
   ops: Record<string, () => unknown>;
+  paired?: Record<string, [() => unknown, () => unknown]>;
   facts: Record<string, number>;
   /** CPU time: waits for a busy CPU would swamp µs per span (see `timeBatch`). */
   clock?: 'cpu';
@@ -185,6 +186,12 @@ export async function prepareT1(adapter: Adapter, mode: string): Promise<T1Ops |
         `T1 ${adapter.label}: traced S2 answered ${on.output}, untraced ${off.output}`,
       );
   }
-  if (ops) ops.clock = 'cpu';
+  if (ops) {
+    ops.clock = 'cpu';
+    // Sampled call by call: the traced run's µs above the untraced one.
+    ops.paired = { added: [ops.ops.off, ops.ops.on] };
+    const { off: _off, on: _on, ...rest } = ops.ops;
+    ops.ops = rest;
+  }
   return ops;
 }
