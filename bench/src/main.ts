@@ -295,7 +295,7 @@ function methodNotes(settings: Settings, scenarios: string[]): string[] {
     ],
     [
       'S9',
-      'S9: bundles use an inline fake model (no provider package) and are executed once to prove they work; zod (imported by every program for its tool) is about 450 KB of each bundle.',
+      'S9: bundles use an inline fake model (no provider package) and are executed once to prove they work; three programs per runtime: a zod schema for the tool (zod classic is ~450 KB of a bundle), a JSON Schema (no zod imported by the program), a zod/mini schema.',
     ],
     [
       '*',
