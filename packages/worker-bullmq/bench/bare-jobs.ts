@@ -11,12 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../src/__tests__/redis-server.js';
-import {
-  commandDelta,
-  cpuMs,
-  type RedisCommandCounts,
-  redisCommandSnapshot,
-} from './turn-jobs.js';
+import { commandDelta, cpuMs, type RedisCommandCounts, redisCommandSnapshot } from './turn-jobs.js';
 
 export interface BareJobsResult {
   workers: number;
@@ -116,7 +111,13 @@ export async function benchBareJobs(options: {
   } finally {
     if (process.env.W1_CPU_PROF)
       await Promise.all(
-        procs.map((p) => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM')))),
+        procs.map(
+          (p) =>
+            new Promise((r) => {
+              p.once('exit', r);
+              p.kill('SIGTERM');
+            }),
+        ),
       );
     for (const p of procs) p.kill('SIGKILL');
     await queue.close();

@@ -154,7 +154,9 @@ export async function benchTurnJobs(
     const commandsBefore = await redisCommandSnapshot(stats);
     // W1_MONITOR=1: counts the commands clients send (not those run inside scripts) with MONITOR.
     const sent = new Map<string, number>();
-    const monitor = process.env.W1_MONITOR ? await new Redis(redis.connection).monitor() : undefined;
+    const monitor = process.env.W1_MONITOR
+      ? await new Redis(redis.connection).monitor()
+      : undefined;
     monitor?.on('monitor', (_time: string, args: string[], source: string) => {
       if (source === 'lua') return;
       const name = String(args[0]).toLowerCase();
@@ -187,7 +189,9 @@ export async function benchTurnJobs(
     const commandsAfter = await redisCommandSnapshot(stats);
     if (monitor) {
       monitor.disconnect();
-      const per = [...sent].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / (runs * (toolTurns + 1))).toFixed(2)}`);
+      const per = [...sent]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${(v / (runs * (toolTurns + 1))).toFixed(2)}`);
       process.stderr.write(`commands sent per turn job (MONITOR): ${per.join(', ')}\n`);
     }
     stats.disconnect();
@@ -226,7 +230,13 @@ export async function benchTurnJobs(
   } finally {
     if (process.env.W1_CPU_PROF)
       await Promise.all(
-        procs.map((p) => new Promise((r) => (p.once('exit', r), p.kill('SIGTERM')))),
+        procs.map(
+          (p) =>
+            new Promise((r) => {
+              p.once('exit', r);
+              p.kill('SIGTERM');
+            }),
+        ),
       );
     for (const p of procs) p.kill('SIGKILL');
     await runner.close();
