@@ -4,6 +4,7 @@
 export {
   Agent,
   type AgentConfig,
+  type AgentPrompt,
   type FunctionToolResult,
   type Instructions,
   type OutputOf,
@@ -72,6 +73,8 @@ export {
   dropOrphanCalls,
   extractRefusal,
   extractText,
+  outputCallIdOf,
+  pendingCallId,
   toInputItem,
   toInputList,
   trimToCleanStart,
@@ -155,6 +158,7 @@ export type {
   ModelStreamEvent,
   ModelTracing,
   OutputSchemaDefinition,
+  Prompt,
   RetryAdvice,
   ToolDefinition,
 } from './model/model.js';
@@ -194,6 +198,7 @@ export {
   type FunctionTool,
   type HostedApprovalDecision,
   type HostedTool,
+  type NativeToolCall,
   REDACTED_TOOL_ERROR,
   type Tool,
   type ToolCallDetails,

@@ -7,7 +7,7 @@ import { UserError } from '../errors/errors.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import { type Handoff, handoff } from '../handoff/handoff.js';
 import type { RunContext } from '../loop/run-context.js';
-import type { Model, ModelSettings, OutputSchemaDefinition } from '../model/model.js';
+import type { Model, ModelSettings, OutputSchemaDefinition, Prompt } from '../model/model.js';
 import {
   type InferSchema,
   type ResolvedSchema,
@@ -43,6 +43,11 @@ export type Instructions<TContext = any> =
   | string
   | ((ctx: RunContext<TContext>, agent: Agent<TContext, any>) => string | Promise<string>);
 
+/** A prompt object, or a (sync/async) function of the run context and the agent returning one. */
+export type AgentPrompt<TContext = any> =
+  | Prompt
+  | ((ctx: RunContext<TContext>, agent: Agent<TContext, any>) => Prompt | Promise<Prompt>);
+
 /** Output type: a zod schema or JSON Schema; absent means plain text. */
 export type OutputType = SchemaLike | undefined;
 
@@ -62,6 +67,12 @@ export interface AgentConfig<TContext = any, TOutputType extends OutputType = un
   /** Unique within a run's agent graph; used by RunState to rebind agents. */
   name: string;
   instructions?: Instructions<TContext>;
+  /**
+   * A prompt stored on the provider (OpenAI Responses: `{ id, version?, variables? }`), sent with
+   * every call of this agent; `instructions` may then be omitted. A model that declares it cannot
+   * serve prompts (`supports('prompt')` false) is refused with `UserError` before its first call.
+   */
+  prompt?: AgentPrompt<TContext>;
   /** Shown to other agents in the handoff tool's description. */
   handoffDescription?: string;
   tools?: Tool<TContext>[];
@@ -88,6 +99,7 @@ export interface AgentConfig<TContext = any, TOutputType extends OutputType = un
 export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
   readonly name: string;
   instructions?: Instructions<TContext>;
+  prompt?: AgentPrompt<TContext>;
   handoffDescription?: string;
   tools: Tool<TContext>[];
   handoffs: HandoffLike<TContext>[];
@@ -138,6 +150,17 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
     ) {
       throw new UserError(`${where}: \`instructions\` must be a string or a function.`);
     }
+    const p = config.prompt;
+    if (
+      p !== undefined &&
+      typeof p !== 'function' &&
+      (typeof p?.id !== 'string' ||
+        p.id === '' ||
+        (p.variables != null && typeof p.variables !== 'object'))
+    )
+      throw new UserError(
+        `${where}: \`prompt\` must be { id: non-empty string, version?, variables?: object } or a function returning one.`,
+      );
     if (
       config.model !== undefined &&
       typeof config.model !== 'string' &&
@@ -149,6 +172,7 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
     }
     this.name = config.name;
     this.instructions = config.instructions;
+    this.prompt = config.prompt;
     this.handoffDescription = config.handoffDescription;
     this.tools = config.tools ?? [];
     this.handoffs = config.handoffs ?? [];
@@ -179,6 +203,7 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
     return {
       name: this.name,
       instructions: this.instructions,
+      prompt: this.prompt,
       handoffDescription: this.handoffDescription,
       tools: this.tools,
       handoffs: this.handoffs,

@@ -21,6 +21,7 @@ import type {
 } from '../guardrail/tool-guardrail.js';
 import type { FunctionCallItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
+import { nativeOutput } from '../tool/native-call.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
@@ -85,11 +86,19 @@ export async function executeFunctionCalls(
   return result;
 }
 
-const output = (agent: AnyAgent, call: FunctionCallItem, value: unknown, ran = false) => ({
-  output: outputItem(agent, call.call_id, value),
-  ran,
-  value,
-});
+const output = (
+  agent: AnyAgent,
+  call: FunctionCallItem,
+  value: unknown,
+  ran = false,
+  tool?: FunctionTool,
+  ok = ran,
+) => {
+  const native = nativeOutput(tool, call, value, ok);
+  const item = outputItem(agent, call.call_id, value);
+  if (native) item.raw_item = native as typeof item.raw_item;
+  return { output: item, ran, value };
+};
 
 function approval(agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, inDoubt = false) {
   const item: ToolApprovalRunItem<AnyAgent> = {
@@ -143,13 +152,15 @@ async function executeOne(
       `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
     );
   const parsed = await tool.parseArguments(call.arguments);
-  if (!parsed.ok) return output(agent, call, parsed.message);
+  if (!parsed.ok) return output(agent, call, parsed.message, false, tool);
   const decision = state.isApproved(tool.name, call.call_id);
   if (decision === false)
     return output(
       agent,
       call,
       state.rejectionMessage(tool.name, call.call_id) ?? DEFAULT_REJECTION_TEXT,
+      false,
+      tool,
     );
   if (
     decision === undefined &&
@@ -169,7 +180,7 @@ async function executeOne(
     state.toolInputGuardrailResults,
     guardrailArgs,
   );
-  if (rejected !== undefined) return output(agent, call, rejected);
+  if (rejected !== undefined) return output(agent, call, rejected, false, tool);
   checkAborted(rt.signal); // an aborted (or cancelled) run starts no further tool
   await callHooks(rt, agent, (h) => h.onToolStart?.(state.context, agent, tool.name, call));
   const span = rt.tracer?.startSpan<FunctionSpanData>(
@@ -231,7 +242,7 @@ async function executeOne(
     rt.tracer!.endSpan(span, failure === undefined ? undefined : { message: failure });
   }
   await callHooks(rt, agent, (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
-  return output(agent, call, value, true);
+  return output(agent, call, value, true, tool, failure === undefined);
 }
 
 /**

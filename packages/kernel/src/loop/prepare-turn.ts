@@ -10,8 +10,10 @@ import type {
   Model,
   ModelSettings,
   OutputSchemaDefinition,
+  Prompt,
   ToolDefinition,
 } from '../model/model.js';
+import { nativeCallView } from '../tool/native-call.js';
 import type { ResolvedSchema } from '../tool/schema.js';
 import { type FunctionTool, type HostedTool, toFunctionToolDefinition } from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
@@ -28,6 +30,9 @@ export interface TurnPlan {
   toolDefinitions: ToolDefinition[];
   /** The enabled hosted tools (their approval callbacks). */
   hostedTools: HostedTool[];
+  /** Tools offered natively this turn, by call item type (see `NativeToolCall`). */
+  nativeCalls: Map<string, FunctionTool>;
+  prompt?: Prompt;
   modelSettings: ModelSettings;
   outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
 }
@@ -117,6 +122,15 @@ export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Mod
 export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
   const prepared = await prepareAgent(rt, agent);
   const ctx = rt.state.context;
+  const model = await resolveModel(rt, agent);
+  const nativeCalls = new Map<string, FunctionTool>();
+  /** A feature the model declares it lacks fails the run here, before any model call. */
+  const need = (feature: string, what: string) => {
+    if (model.supports && !model.supports(feature))
+      throw new UserError(
+        `Agent "${agent.name}" uses ${what}, which model "${model.provider}:${model.modelId}" does not support (feature "${feature}"). Use a model that has it (e.g. an OpenAI Responses model) or remove it from the agent.`,
+      );
+  };
   const functionTools = new Map<string, FunctionTool>();
   const handoffs = new Map<string, Handoff<any, AnyAgent>>();
   const toolDefinitions: ToolDefinition[] = [];
@@ -134,11 +148,34 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     if (t.type === 'function') {
       if (!(await t.isEnabled(ctx, agent))) continue;
       claim(t.name, `tool "${t.name}"`);
+      const n = t.native;
+      if (n && model.supports?.(`native_tool:${n.callType}`)) {
+        const view = nativeCallView(t);
+        functionTools.set(t.name, view);
+        nativeCalls.set(n.callType, view);
+        toolDefinitions.push({
+          type: 'hosted_tool',
+          name: t.name,
+          providerId: n.providerId,
+          providerData: n.definition,
+        });
+        continue;
+      }
+      if (n?.portable === false) {
+        throw new UserError(
+          `Agent "${agent.name}" uses tool "${t.name}", a ${n.providerId} ${n.callType} tool that model "${model.provider}:${model.modelId}" cannot run (feature "native_tool:${n.callType}"). Use a ${n.providerId} model that has it (e.g. an OpenAI Responses model) or remove the tool.`,
+        );
+      }
+      if (t.deferLoading) need('tool_search', `tool "${t.name}" with deferLoading`);
       functionTools.set(t.name, t);
       toolDefinitions.push(toFunctionToolDefinition(t));
     } else {
       const hosted = t as HostedTool;
       if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
+      need(
+        `hosted_tools:${hosted.providerId}`,
+        `the ${hosted.providerId} hosted tool "${hosted.name}"`,
+      );
       hostedTools.push(hosted);
       toolDefinitions.push({
         type: 'hosted_tool',
@@ -179,15 +216,19 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       .filter(Boolean)
       .join('\n\n');
   }
+  const prompt = typeof agent.prompt === 'function' ? await agent.prompt(ctx, agent) : agent.prompt;
+  if (prompt) need('prompt', 'a prompt object');
   return {
     agent,
     prepared,
-    model: await resolveModel(rt, agent),
+    model,
     systemInstructions,
     functionTools,
     handoffs,
     toolDefinitions,
     hostedTools,
+    nativeCalls,
+    prompt,
     modelSettings,
     outputSchema: agent.getOutputSchema(),
   };

@@ -91,6 +91,7 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
     previousResponseId: conv?.previousResponseId,
     conversationId: conv?.conversationId,
     promptCacheKey: rt.promptCacheKey,
+    prompt: plan.prompt,
     tracing: {
       enabled: rt.tracer !== undefined,
       includeSensitiveData: rt.tracer?.includeSensitiveData ?? false,
