@@ -5,16 +5,11 @@
  * the API does not accept: `provider_data`, ids minted by other providers, and reasoning items
  * the server could not resolve. Source: https://platform.openai.com/docs/api-reference/responses/create
  */
-import {
-  type Item,
-  type ModelRequest,
-  type ModelSettings,
-  type ToolDefinition,
-  UserError,
-} from '@baton/kernel';
+import type { Item, ModelRequest, ModelSettings, ToolDefinition } from '@baton/kernel';
+import { toResponsesTools } from './responses-tools.js';
 
 /** The JSON body sent to `client.responses.create` (snake_case, as on the wire). */
-export type ResponsesRequestBody = { model: string; input: Record<string, unknown>[] } & Record<
+export type ResponsesRequestBody = { model?: string; input: Record<string, unknown>[] } & Record<
   string,
   unknown
 >;
@@ -31,13 +26,19 @@ export interface BuildResponsesRequestOptions {
   modelId: string;
   /** When set, sends `context_management: [{ type: 'compaction', compact_threshold }]`. */
   contextManagement?: ContextManagementOptions;
+  /**
+   * The model name is the provider's default, not the user's choice: with a prompt object, `model`
+   * is then left out so the prompt's own model is used.
+   */
+  modelIsDefault?: boolean;
 }
 
 const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc', reasoning: 'rs' };
 
 /**
  * Converts transcript items to Responses `input` items:
- * - `provider_data` is removed from every item;
+ * - `provider_data` and the output-only `created_by` are removed from every item (and from
+ *   `shell_call_output` chunks);
  * - a `message` / `function_call` `id` that is not a Responses id (`msg_…` / `fc_…`, e.g. one
  *   minted by another provider) is removed, the item is kept;
  * - assistant `output_text` parts get `annotations: []` when missing (the API requires it);
@@ -45,6 +46,9 @@ const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc',
  *   provider and cannot be resolved), or when `store` is `false` and it has no
  *   `encrypted_content` (nothing was stored to look it up); a `null` `encrypted_content` is omitted;
  * - `hosted_tool_call` (the kernel's neutral record of another provider's server tool) is dropped;
+ * - items before the latest `compaction` item are dropped: the compaction item stands for them
+ *   (the transcript keeps them; only the request leaves them out);
+ * - a `local_shell_call_output` is sent with the call id as its `id`, as the API names it;
  * - every other item (hosted-tool calls, `compaction`, `item_reference`, MCP approvals, …) is
  *   passed through unchanged.
  */
@@ -53,8 +57,20 @@ export function toResponsesInput(
   options: { store?: boolean } = {},
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const item of items) {
-    const { provider_data: _providerData, ...wire } = item as Item & Record<string, unknown>;
+  let from = 0;
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (items[i].type === 'compaction') {
+      from = i;
+      break;
+    }
+  }
+  for (let i = from; i < items.length; i++) {
+    const item = items[i];
+    const {
+      provider_data: _providerData,
+      created_by: _createdBy,
+      ...wire
+    } = item as Item & Record<string, unknown>;
     const prefix = ID_PREFIX[item.type];
     const hasWireId =
       typeof wire.id === 'string' && prefix !== undefined && wire.id.startsWith(prefix);
@@ -64,6 +80,15 @@ export function toResponsesInput(
       if (!encrypted) delete wire.encrypted_content;
     } else if (item.type === 'hosted_tool_call') {
       continue;
+    } else if (item.type === 'shell_call_output' && Array.isArray(wire.output)) {
+      wire.output = wire.output.map((chunk) => {
+        if (typeof chunk !== 'object' || chunk === null || !('created_by' in chunk)) return chunk;
+        const { created_by: _by, ...rest } = chunk as Record<string, unknown>;
+        return rest;
+      });
+    } else if (item.type === 'local_shell_call_output' && typeof wire.call_id === 'string') {
+      wire.id = wire.call_id;
+      delete wire.call_id;
     } else if (prefix !== undefined && wire.id !== undefined && !hasWireId) {
       delete wire.id;
     }
@@ -77,32 +102,6 @@ export function toResponsesInput(
     out.push(wire);
   }
   return out;
-}
-
-/**
- * Converts tool definitions: function tools (handoffs included) → `{ type: 'function', name,
- * description, parameters, strict }`; hosted tools → their `providerData` as is.
- *
- * @throws UserError for a hosted tool of another provider (e.g. an Anthropic server tool).
- */
-export function toResponsesTools(tools: readonly ToolDefinition[]): Record<string, unknown>[] {
-  return tools.map((tool) => {
-    if (tool.type === 'function') {
-      return {
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.parameters,
-        strict: tool.strict,
-      };
-    }
-    if (tool.providerId !== 'openai') {
-      throw new UserError(
-        `Hosted tool "${tool.name}" belongs to provider "${tool.providerId}"; the OpenAI Responses API cannot run it. Use it with a ${tool.providerId} model, or replace it with an OpenAI hosted tool.`,
-      );
-    }
-    return { ...tool.providerData };
-  });
 }
 
 /**
@@ -128,14 +127,16 @@ export function toResponsesToolChoice(
 }
 
 /**
- * Builds the Responses request body. Field mapping: `systemInstructions` → `instructions`;
+ * Builds the Responses request body. Field mapping: `prompt` → `prompt` (and no `model` when the
+ * model is the provider's default); `systemInstructions` → `instructions`;
  * `input` → {@link toResponsesInput}; `tools` → {@link toResponsesTools}; `outputSchema` →
  * `text.format` `{ type: 'json_schema', name, schema, strict }`; `modelSettings.toolChoice` →
  * `tool_choice`; `parallelToolCalls` → `parallel_tool_calls`; `reasoning`; `maxOutputTokens` →
  * `max_output_tokens`; `temperature`; `topP` → `top_p`; `truncation`; `store`; `include` (plus
  * `reasoning.encrypted_content` when `store` is `false`); `promptCacheKey` → `prompt_cache_key`;
  * `previousResponseId` → `previous_response_id`; `conversationId` → `conversation`;
- * `contextManagement` → `context_management`. `modelSettings.providerOptions.openai` is merged
+ * `modelSettings.contextManagement` (else the model's `contextManagement` option) →
+ * `context_management`. `modelSettings.providerOptions.openai` is merged
  * last (shallow), so it can set or override any field. Unset settings are omitted.
  *
  * @throws UserError for hosted tools of another provider.
@@ -149,9 +150,17 @@ export function buildResponsesRequest(
     model: options.modelId,
     input: toResponsesInput(request.input, { store: settings.store }),
   };
+  if (request.prompt) {
+    body.prompt = { ...request.prompt };
+    if (options.modelIsDefault) delete body.model;
+  }
   if (request.systemInstructions !== undefined && request.systemInstructions !== '')
     body.instructions = request.systemInstructions;
-  if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
+  if (request.tools.length > 0)
+    body.tools = toResponsesTools(request.tools, {
+      modelId: options.modelId,
+      promptTools: request.prompt !== undefined,
+    });
   if (request.outputSchema) {
     const { name, schema, strict } = request.outputSchema;
     body.text = { format: { type: 'json_schema', name: formatName(name), schema, strict } };
@@ -171,8 +180,10 @@ export function buildResponsesRequest(
   set(body, 'prompt_cache_key', request.promptCacheKey);
   set(body, 'previous_response_id', request.previousResponseId);
   set(body, 'conversation', request.conversationId);
-  const threshold = options.contextManagement?.compactThresholdTokens;
-  if (options.contextManagement) {
+  const threshold =
+    settings.contextManagement?.compactThreshold ??
+    options.contextManagement?.compactThresholdTokens;
+  if (options.contextManagement || settings.contextManagement) {
     body.context_management = [
       threshold === undefined
         ? { type: 'compaction' }

@@ -1,4 +1,15 @@
 export {
+  BLANK_SCREENSHOT,
+  type Computer,
+  type ComputerCallResult,
+  type ComputerEnvironment,
+  type ComputerSafetyCheck,
+  type ComputerToolOptions,
+  computerTool,
+  type MouseButton,
+  runComputerAction,
+} from './computer/computer-tool.js';
+export {
   type FromResponsesResponseOptions,
   fromResponsesOutputItem,
   fromResponsesResponse,
@@ -14,7 +25,6 @@ export {
   type ResponsesRequestBody,
   toResponsesInput,
   toResponsesToolChoice,
-  toResponsesTools,
 } from './convert-to-openai-input.js';
 export {
   type CodeInterpreterToolOptions,
@@ -47,3 +57,11 @@ export {
   type OpenAIResponsesModelOptions,
 } from './openai-responses-model.js';
 export { type ToModelStreamEventsOptions, toModelStreamEvents } from './openai-stream.js';
+export { type ResponsesToolsOptions, toResponsesTools } from './responses-tools.js';
+export {
+  namespaceCapability,
+  type ToolNamespaceOptions,
+  type ToolSearchToolOptions,
+  toolNamespace,
+  toolSearchTool,
+} from './tool-search.js';
