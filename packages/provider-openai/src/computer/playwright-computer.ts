@@ -98,12 +98,12 @@ const KEYS: Record<string, string> = {
   ARROWRIGHT: 'ArrowRight',
 };
 
-/** A model key name as Playwright names it (`F5`, single characters and unknown names kept). */
+/** A model key name as Playwright names it (`F5` kept, a single character lowercased, so `['CTRL', 'K']` is Ctrl+k). */
 export function playwrightKey(key: string): string {
   const upper = key.toUpperCase();
   if (KEYS[upper]) return KEYS[upper];
   if (/^F\d{1,2}$/.test(upper)) return upper;
-  return key.length === 1 ? key : key[0].toUpperCase() + key.slice(1).toLowerCase();
+  return key.length === 1 ? key.toLowerCase() : key[0].toUpperCase() + key.slice(1).toLowerCase();
 }
 
 const BUTTONS: Record<MouseButton, 'left' | 'right' | 'middle'> = {
