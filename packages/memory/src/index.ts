@@ -76,12 +76,16 @@ export {
   renderRollout,
 } from './long-term/rollouts.js';
 export { estimateTextTokens, truncateHead, truncateMiddle } from './long-term/text-budget.js';
-// Patches
 export {
   applyUnifiedDiffTo,
   type PatchedFile,
   type PatchFiles,
 } from './patch/apply-unified-diff.js';
+// Patches
+export {
+  applyV4ADiff,
+  v4aCreateContent,
+} from './patch/apply-v4a-diff.js';
 export {
   DEFAULT_SQLITE_SESSION_TABLE,
   SQLITE_SESSION_SCHEMA_VERSION,

@@ -11,6 +11,8 @@ import {
   type Model,
   ModelBehaviorError,
   type ModelProvider,
+  outputCallIdOf,
+  pendingCallId,
   type RetryOptions,
   run,
   type Usage,
@@ -41,21 +43,26 @@ export function isCompactionSummary(item: Item | undefined): boolean {
 }
 
 /**
- * True when the newest model response's function calls still wait for their outputs (local tools
+ * True when the newest model response's calls (function calls and native call items such as
+ * `shell_call`) still wait for their outputs (local tools
  * running, or paused for approval): compaction then waits for them. An unanswered call further
  * back (a crashed tool) does not block compaction forever.
  */
 export function hasPendingToolCalls(items: readonly Item[]): boolean {
   const answered = new Set<string>();
   let i = items.length - 1;
-  for (; i >= 0 && items[i].type === 'function_call_output'; i--)
-    answered.add((items[i] as { call_id: string }).call_id);
+  for (; i >= 0; i--) {
+    const id = outputCallIdOf(items[i]);
+    if (id === undefined) break;
+    answered.add(id);
+  }
   // The newest model response: the run of model items before those outputs.
   for (; i >= 0; i--) {
     const it = items[i];
-    if (it.type === 'function_call_output' || (it.type === 'message' && it.role !== 'assistant'))
+    if (outputCallIdOf(it) !== undefined || (it.type === 'message' && it.role !== 'assistant'))
       return false;
-    if (it.type === 'function_call' && !answered.has(it.call_id)) return true;
+    const call = pendingCallId(it);
+    if (call !== undefined && !answered.has(call)) return true;
   }
   return false;
 }

@@ -3,7 +3,7 @@
  * recent tail stays intact and no function call is separated from its output, and the text
  * rendering of older items for the summarizer.
  */
-import type { Item } from '@baton/kernel';
+import { type Item, outputCallIdOf, pendingCallId } from '@baton/kernel';
 
 const sizes = new WeakMap<object, number>();
 
@@ -27,8 +27,8 @@ export function estimateTokens(items: readonly Item[]): number {
 
 /**
  * The index where the kept tail starts: the newest items whose estimate fits `keepRecentTokens`
- * (always at least the last item), moved earlier so that (1) every `function_call_output` in the
- * tail has its `function_call` in the tail, and (2) a `reasoning` item stays with the item after
+ * (always at least the last item), moved earlier so that (1) every output in the tail
+ * (`function_call_output`, `shell_call_output`, …) has its call in the tail, and (2) a `reasoning` item stays with the item after
  * it. Returns 0 when nothing can be cut.
  */
 export function findTailStart(items: readonly Item[], keepRecentTokens: number): number {
@@ -48,14 +48,14 @@ export function findTailStart(items: readonly Item[], keepRecentTokens: number):
     const calls = new Set<string>();
     const missing = new Set<string>();
     for (let i = start; i < items.length; i++) {
-      const it = items[i];
-      if (it.type === 'function_call') calls.add(it.call_id);
-      else if (it.type === 'function_call_output' && !calls.has(it.call_id))
-        missing.add(it.call_id);
+      const call = pendingCallId(items[i]);
+      const answered = call === undefined ? outputCallIdOf(items[i]) : undefined;
+      if (call !== undefined) calls.add(call);
+      else if (answered !== undefined && !calls.has(answered)) missing.add(answered);
     }
     for (let i = start - 1; i >= 0 && missing.size > 0; i--) {
-      const it = items[i];
-      if (it.type === 'function_call' && missing.delete(it.call_id)) {
+      const call = pendingCallId(items[i]);
+      if (call !== undefined && missing.delete(call)) {
         start = i;
         moved = true;
       }
