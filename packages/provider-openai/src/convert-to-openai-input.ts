@@ -65,43 +65,54 @@ export function toResponsesInput(
     }
   }
   for (let i = from; i < items.length; i++) {
-    const item = items[i];
-    const {
-      provider_data: _providerData,
-      created_by: _createdBy,
-      ...wire
-    } = item as Item & Record<string, unknown>;
-    const prefix = ID_PREFIX[item.type];
-    const hasWireId =
-      typeof wire.id === 'string' && prefix !== undefined && wire.id.startsWith(prefix);
-    if (item.type === 'reasoning') {
-      const encrypted = typeof wire.encrypted_content === 'string' && wire.encrypted_content !== '';
-      if (!hasWireId || (options.store === false && !encrypted)) continue;
-      if (!encrypted) delete wire.encrypted_content;
-    } else if (item.type === 'hosted_tool_call') {
-      continue;
-    } else if (item.type === 'shell_call_output' && Array.isArray(wire.output)) {
-      wire.output = wire.output.map((chunk) => {
-        if (typeof chunk !== 'object' || chunk === null || !('created_by' in chunk)) return chunk;
-        const { created_by: _by, ...rest } = chunk as Record<string, unknown>;
-        return rest;
-      });
-    } else if (item.type === 'local_shell_call_output' && typeof wire.call_id === 'string') {
-      wire.id = wire.call_id;
-      delete wire.call_id;
-    } else if (prefix !== undefined && wire.id !== undefined && !hasWireId) {
-      delete wire.id;
-    }
-    if (item.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)) {
-      wire.content = item.content.map((part) =>
-        part.type === 'output_text' && part.annotations === undefined
-          ? { ...part, annotations: [] }
-          : part,
-      );
-    }
-    out.push(wire);
+    const wire = toResponsesInputItem(items[i], options);
+    if (wire) out.push(wire);
   }
   return out;
+}
+
+/**
+ * One transcript item as a Responses input item (the per-item rules of {@link toResponsesInput}),
+ * or `undefined` for an item the API cannot take.
+ */
+export function toResponsesInputItem(
+  item: Item,
+  options: { store?: boolean } = {},
+): Record<string, unknown> | undefined {
+  const {
+    provider_data: _providerData,
+    created_by: _createdBy,
+    ...wire
+  } = item as Item & Record<string, unknown>;
+  const prefix = ID_PREFIX[item.type];
+  const hasWireId =
+    typeof wire.id === 'string' && prefix !== undefined && wire.id.startsWith(prefix);
+  if (item.type === 'reasoning') {
+    const encrypted = typeof wire.encrypted_content === 'string' && wire.encrypted_content !== '';
+    if (!hasWireId || (options.store === false && !encrypted)) return undefined;
+    if (!encrypted) delete wire.encrypted_content;
+  } else if (item.type === 'hosted_tool_call') {
+    return undefined;
+  } else if (item.type === 'shell_call_output' && Array.isArray(wire.output)) {
+    wire.output = wire.output.map((chunk) => {
+      if (typeof chunk !== 'object' || chunk === null || !('created_by' in chunk)) return chunk;
+      const { created_by: _by, ...rest } = chunk as Record<string, unknown>;
+      return rest;
+    });
+  } else if (item.type === 'local_shell_call_output' && typeof wire.call_id === 'string') {
+    wire.id = wire.call_id;
+    delete wire.call_id;
+  } else if (prefix !== undefined && wire.id !== undefined && !hasWireId) {
+    delete wire.id;
+  }
+  if (item.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)) {
+    wire.content = item.content.map((part) =>
+      part.type === 'output_text' && part.annotations === undefined
+        ? { ...part, annotations: [] }
+        : part,
+    );
+  }
+  return wire;
 }
 
 /**

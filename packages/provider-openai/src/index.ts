@@ -24,6 +24,7 @@ export {
   type ContextManagementOptions,
   type ResponsesRequestBody,
   toResponsesInput,
+  toResponsesInputItem,
   toResponsesToolChoice,
 } from './convert-to-openai-input.js';
 export {
@@ -58,6 +59,12 @@ export {
 } from './openai-responses-model.js';
 export { type ToModelStreamEventsOptions, toModelStreamEvents } from './openai-stream.js';
 export { type ResponsesToolsOptions, toResponsesTools } from './responses-tools.js';
+export {
+  fromConversationItem,
+  OpenAIConversationsSession,
+  type OpenAIConversationsSessionOptions,
+  toConversationItem,
+} from './sessions/openai-conversations-session.js';
 export {
   namespaceCapability,
   type ToolNamespaceOptions,

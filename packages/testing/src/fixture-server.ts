@@ -61,8 +61,19 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/** Options of {@link startFixtureServer}. */
+export interface FixtureServerOptions {
+  /**
+   * A stateful handler asked first for every request (e.g. `openAIConversationsFake().route`):
+   * a response it returns is served; `undefined` falls through to the queue.
+   */
+  route?: (request: RecordedRequest) => FixtureResponse | undefined;
+}
+
 /** Starts a fixture server on 127.0.0.1 with a random free port. */
-export async function startFixtureServer(): Promise<FixtureServer> {
+export async function startFixtureServer(
+  options: FixtureServerOptions = {},
+): Promise<FixtureServer> {
   const queue: FixtureResponse[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -78,15 +89,16 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       } catch {
         body = undefined;
       }
-      requests.push({
+      const recorded: RecordedRequest = {
         method: req.method ?? 'GET',
         path: req.url ?? '/',
         headers: req.headers,
         rawBody,
         rawBytes,
         body,
-      });
-      serve(queue.shift(), req, res);
+      };
+      requests.push(recorded);
+      serve(options.route?.(recorded) ?? queue.shift(), req, res);
     });
   });
   server.on('connection', (s) => {
