@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     );
 
     console.log('4. OpenAIResponsesCompactionSession');
-    const store = new MemorySession('compacting');
+    const store = new MemorySession({ sessionId: 'compacting' });
     const compacting = new OpenAIResponsesCompactionSession({
       session: store,
       client,
@@ -163,9 +163,10 @@ async function main(): Promise<void> {
           name: 'get_customer',
           description: 'Fetch a customer profile.',
           parameters: z.object({ customer_id: z.string() }),
-          execute: ({ customer_id }) => (
-            profiles.push(customer_id), { customer_id, tier: 'enterprise' }
-          ),
+          execute: ({ customer_id }) => {
+            profiles.push(customer_id);
+            return { customer_id, tier: 'enterprise' };
+          },
         }),
       ],
     });
@@ -219,7 +220,8 @@ async function main(): Promise<void> {
       ],
       [message('c42 is an enterprise customer.')],
     );
-    const opsTools = (await run(ops, 'Who is c42?'), api.responses().at(-2)!.body.tools);
+    await run(ops, 'Who is c42?');
+    const opsTools = api.responses().at(-2)!.body.tools;
     check(
       'deferred tools sent with defer_loading in their namespace',
       opsTools[0].type === 'namespace' &&

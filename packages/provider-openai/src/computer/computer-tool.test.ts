@@ -203,7 +203,10 @@ describe('computerTool', () => {
       tools: [
         computerTool({
           computer,
-          onSafetyCheck: (_ctx, c) => (seen.push(c.id), c.code === 'sensitive_domain'),
+          onSafetyCheck: (_ctx, c) => {
+            seen.push(c.id);
+            return c.code === 'sensitive_domain';
+          },
         }),
       ],
     });

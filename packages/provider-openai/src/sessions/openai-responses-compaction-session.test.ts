@@ -88,7 +88,7 @@ function compacted(userTexts: string[]): FixtureResponse {
 
 describe('OpenAIResponsesCompactionSession', () => {
   it('compacts once the stored history has `threshold` candidate items and replaces it with the result', async () => {
-    const inner = new MemorySession('c1');
+    const inner = new MemorySession({ sessionId: 'c1' });
     const session = new OpenAIResponsesCompactionSession({
       session: inner,
       client: client(),
@@ -133,7 +133,7 @@ describe('OpenAIResponsesCompactionSession', () => {
 
   it('a failed compaction leaves the history as it was, reports it, and the next turn tries again', async () => {
     const errors: unknown[] = [];
-    const inner = new MemorySession('c2');
+    const inner = new MemorySession({ sessionId: 'c2' });
     const session = new OpenAIResponsesCompactionSession({
       session: inner,
       client: client(),
@@ -151,7 +151,7 @@ describe('OpenAIResponsesCompactionSession', () => {
 
   for (const stream of [false, true]) {
     it(`defers while a call waits for approval, compacts after the tool output, and the next request starts at the compaction item (stream: ${stream})`, async () => {
-      const inner = new MemorySession('c3');
+      const inner = new MemorySession({ sessionId: 'c3' });
       const session = new OpenAIResponsesCompactionSession({
         session: inner,
         client: client(),
@@ -211,7 +211,7 @@ describe('OpenAIResponsesCompactionSession', () => {
   }
 
   it('keeps items appended while the compaction ran after its result (background)', async () => {
-    const inner = new MemorySession('c4');
+    const inner = new MemorySession({ sessionId: 'c4' });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const slowClient = new OpenAI({
