@@ -237,6 +237,57 @@ describe('sandbox tools as Responses tool types', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('shell({ native: "local_shell" }) answers local_shell_call with the call id as the output id on the wire', async () => {
+    const root = await mkdtemp(join(rootDir, 'local-'));
+    const a = new SandboxAgent({
+      name: 'coder',
+      model: new OpenAIResponsesModel('codex-mini-latest', {
+        client: new OpenAI({ apiKey: 'k', baseURL: `${server.url}/v1`, maxRetries: 0 }),
+      }),
+      client: localSandboxClient({ rootDir: root, isolation: 'none' }),
+      capabilities: [shell({ native: 'local_shell' })],
+    });
+    server.enqueue(
+      answer(
+        [
+          {
+            id: id('lsh'),
+            type: 'local_shell_call',
+            call_id: 'ls1',
+            status: 'completed',
+            action: {
+              type: 'exec',
+              command: ['sh', '-c', 'echo "$GREETING"'],
+              env: { GREETING: 'hi there' },
+              timeout_ms: 5000,
+              user: null,
+              working_directory: null,
+            },
+          },
+        ],
+        false,
+      ),
+      answer([message('ok')], false),
+    );
+    const result = await drive(a, 'greet', false);
+    expect(server.requests[0].body.tools).toContainEqual({ type: 'local_shell' });
+    const sent = last(1);
+    expect(sent).toEqual({
+      type: 'local_shell_call_output',
+      id: 'ls1',
+      output: expect.any(String),
+    });
+    expect(JSON.parse(sent.output)).toMatchObject({
+      stdout: 'hi there\n',
+      exit_code: 0,
+      timed_out: false,
+    });
+    // The transcript keeps call_id, so the call and its output pair.
+    expect(result.history.find((i) => i.type === 'local_shell_call_output')).toMatchObject({
+      call_id: 'ls1',
+    });
+  });
+
   it('a Chat Completions model gets the portable exec_command / apply_patch function tools', async () => {
     const root = await mkdtemp(join(rootDir, 'chat-'));
     server.enqueue({
