@@ -83,6 +83,12 @@ export {
   type PatchFiles,
 } from './patch/apply-unified-diff.js';
 export {
+  MissingDependencyError,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqliteTransaction,
+} from './sqlite-driver.js';
+export {
   DEFAULT_SQLITE_SESSION_TABLE,
   SQLITE_SESSION_SCHEMA_VERSION,
 } from './sqlite-schema.js';
