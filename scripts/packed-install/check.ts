@@ -19,7 +19,7 @@
  *    report no missing or invalid dependency (peer ranges hold); every entry point of every
  *    package is imported in one file and compiled with `strict` and `skipLibCheck: false`, so
  *    every published `.d.ts` compiles in a user's project; `@baton/kernel`'s alone with no
- *    `@types/node`; then runs `app/program-2.ts` (RedisSession on a real redis-server, the
+ *    `@types/node`; `@baton/mcp`'s with `lib: ["ES2022"]` (no DOM); then runs `app/program-2.ts` (RedisSession on a real redis-server, the
  *    OTel processor on the real SDK).
  *
  * Needs the packages built (`npm run build`; `npm test` builds first), the npm registry for
@@ -233,8 +233,8 @@ function tsconfig(include: string[], overrides: Record<string, unknown> = {}): s
   return `${JSON.stringify(
     {
       compilerOptions: {
-        // No `lib`: the target's default (with DOM), as `tsc --init` gives; @modelcontextprotocol/sdk's
-        // own declarations need the DOM's fetch types.
+        // No `lib`: the target's default (with DOM), as `tsc --init` gives; `@baton/mcp` is also
+        // compiled without DOM below.
         target: 'ES2022',
         module: 'NodeNext',
         moduleResolution: 'NodeNext',
@@ -373,6 +373,16 @@ function main(): void {
     );
     sh(tsc, ['-p', 'tsconfig.kernel.json'], { cwd: app, timeoutMs: 5 * MINUTE });
     log('  ✔ @baton/kernel types compile without @types/node (no node: in its declarations)');
+    writeFileSync(
+      join(app, 'src', 'mcp-no-dom.ts'),
+      "import * as mcp from '@baton/mcp';\nexport const m = mcp;\n",
+    );
+    writeFileSync(
+      join(app, 'tsconfig.mcp.json'),
+      tsconfig(['src/mcp-no-dom.ts'], { lib: ['ES2022'], noEmit: true }),
+    );
+    sh(tsc, ['-p', 'tsconfig.mcp.json'], { cwd: app, timeoutMs: 5 * MINUTE });
+    log('  ✔ @baton/mcp types compile with lib ES2022 (no DOM), strict, skipLibCheck false');
     log(sh('node', ['dist/program-2.js'], { cwd: app, timeoutMs: 2 * MINUTE }).trimEnd());
   } finally {
     if (keep) log(`(kept ${work})`);
