@@ -1,6 +1,7 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { httpTransportOptions, type MCPHttpServerOptions } from './mcp-http-options.js';
+import { httpTransportOptions } from './http-transport-options.js';
+import type { MCPHttpServerOptions } from './mcp-http-options.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServer } from './mcp-server.js';
 
 /** Options of {@link MCPServerSSE}: `url` is the SSE endpoint, e.g. `http://127.0.0.1:3001/sse`. */
@@ -22,7 +23,7 @@ export class MCPServerSSE<TContext = any> extends MCPServer<TContext> {
     this.options = options;
   }
 
-  protected createTransport(): Transport {
+  protected createTransport(): McpTransport {
     return new SSEClientTransport(this.url, httpTransportOptions(this.options));
   }
 }

@@ -6,12 +6,12 @@
  */
 import { UserError, withMcpListToolsSpan } from '@baton/kernel';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpApprovalPolicy } from './approval-policy.js';
 import { classifyRequestError } from './classify-mcp-error.js';
 import { type OnListTools, reportListTools } from './list-tools-event.js';
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServerError, type McpOperation, messageOf } from './mcp-server-error.js';
 import {
   DEFAULT_MCP_TIMEOUT_MS,
@@ -46,7 +46,7 @@ export abstract class MCPServer<TContext = any> {
   private state: McpServerStatus = 'idle';
   private everConnected = false;
   private client?: Client;
-  private transport?: Transport;
+  private transport?: McpTransport;
   private connecting?: Promise<void>;
   private closing?: Promise<void>;
   private cachedTools?: McpTool[];
@@ -76,15 +76,15 @@ export abstract class MCPServer<TContext = any> {
   }
 
   /** A new SDK transport for one connection attempt. */
-  protected abstract createTransport(): Transport;
+  protected abstract createTransport(): McpTransport;
   /** Extra text for connect errors (e.g. the tail of a stdio server's stderr). */
   protected failureDetails(): string {
     return '';
   }
   /** Called before the client closes (e.g. to end an HTTP session). Errors are ignored. */
-  protected async beforeClose(_transport: Transport): Promise<void> {}
+  protected async beforeClose(_transport: McpTransport): Promise<void> {}
   /** The transport of the live connection, if any. */
-  protected get activeTransport(): Transport | undefined {
+  protected get activeTransport(): McpTransport | undefined {
     return this.transport;
   }
 
