@@ -9,9 +9,18 @@ describe('tool search helpers', () => {
   it('toolNamespace copies tools into the namespace, deferred by default, leaving the originals alone', () => {
     const original = t('lookup');
     const [copy] = toolNamespace({ name: 'crm', description: ' CRM tools. ', tools: [original] });
-    expect(copy).toMatchObject({ name: 'lookup', deferLoading: true, namespace: { name: 'crm', description: 'CRM tools.' } });
+    expect(copy).toMatchObject({
+      name: 'lookup',
+      deferLoading: true,
+      namespace: { name: 'crm', description: 'CRM tools.' },
+    });
     expect(original.deferLoading).toBeUndefined();
-    const [eager] = toolNamespace({ name: 'crm', description: 'CRM', tools: [original], deferLoading: false });
+    const [eager] = toolNamespace({
+      name: 'crm',
+      description: 'CRM',
+      tools: [original],
+      deferLoading: false,
+    });
     expect(eager.deferLoading).toBeUndefined();
     expect(() => toolNamespace({ name: 'crm', description: ' ', tools: [] })).toThrow(UserError);
   });
@@ -43,7 +52,12 @@ describe('tool search helpers', () => {
   });
 
   it('toolSearchTool is the hosted tool_search; client execution is refused', () => {
-    expect(toolSearchTool()).toEqual({ type: 'hosted_tool', name: 'tool_search', providerId: 'openai', providerData: { type: 'tool_search' } });
+    expect(toolSearchTool()).toEqual({
+      type: 'hosted_tool',
+      name: 'tool_search',
+      providerId: 'openai',
+      providerData: { type: 'tool_search' },
+    });
     expect(() => toolSearchTool({ extra: { execution: 'client' } })).toThrow(/client execution/);
   });
 });

@@ -116,7 +116,15 @@ describe('OpenAIResponsesCompactionSession', () => {
     expect(compactRequests).toHaveLength(1);
   });
 
-  it('refuses a Conversations session and a bad threshold', () => {
+  it('refuses a Conversations session, a Session v2 without history rewrite, and a bad threshold', () => {
+    const v2 = Object.assign(new MemorySession(), {
+      specificationVersion: 'v2' as const,
+      historyRewriteVersion: undefined,
+      replaceOldestItems: undefined,
+    });
+    expect(
+      () => new OpenAIResponsesCompactionSession({ session: v2 as never, client: client() }),
+    ).toThrow(/no history rewrite v1/);
     const conv = new OpenAIConversationsSession({ client: client() });
     expect(() => new OpenAIResponsesCompactionSession({ session: conv, client: client() })).toThrow(
       UserError,

@@ -29,7 +29,10 @@ export interface ResponsesCompactionDecision {
 
 /** Options of {@link OpenAIResponsesCompactionSession}. */
 export interface OpenAIResponsesCompactionSessionOptions {
-  /** The session that stores the items (any `Session` except an `OpenAIConversationsSession`). */
+  /**
+   * The session that stores the items: a `Session` v1, or a v2 with history rewrite v1 (as for
+   * `CompactionSession`); not an `OpenAIConversationsSession`.
+   */
   session: Session;
   /** The `openai` client that calls `responses.compact`. */
   client: OpenAI;
@@ -66,13 +69,23 @@ export class OpenAIResponsesCompactionSession implements Session {
   private known: number | undefined;
   private chain: Promise<unknown> = Promise.resolve();
 
-  /** @throws UserError for a missing session or client, a Conversations session, or a threshold below 1. */
+  /**
+   * @throws UserError for a missing session or client, a Conversations session, a Session v2
+   *   without history rewrite v1 (as `CompactionSession`), or a threshold below 1.
+   */
   constructor(options: OpenAIResponsesCompactionSessionOptions) {
     if (!options?.session || typeof options.session.getItems !== 'function')
       throw new UserError('OpenAIResponsesCompactionSession needs a `session` to wrap.');
     if (options.session instanceof OpenAIConversationsSession)
       throw new UserError(
         'OpenAIResponsesCompactionSession cannot wrap an OpenAIConversationsSession: compaction replaces the stored items, which a conversation keeps on the server. Wrap a local session (MemorySession, SqliteSession, RedisSession) instead.',
+      );
+    if (
+      (options.session as { specificationVersion?: string }).specificationVersion === 'v2' &&
+      !supportsHistoryRewrite(options.session)
+    )
+      throw new UserError(
+        'OpenAIResponsesCompactionSession: this Session v2 has no history rewrite v1 (`historyRewriteVersion` and `replaceOldestItems`), and the fallback (clearSession + addItems) would forget its applied append ids, so a retried append could be stored twice. Add history rewrite v1 to the session (see SessionHistoryRewrite in @baton/memory), or use MemorySession, SqliteSession or RedisSession.',
       );
     if (!options.client?.responses)
       throw new UserError('OpenAIResponsesCompactionSession needs `client`, an `openai` client.');
