@@ -9,15 +9,9 @@ import { Agent } from '../agent/agent.js';
 import { UserError } from '../errors/errors.js';
 import { dropOrphanCalls } from '../items/item-helpers.js';
 import type { HostedItem, Item } from '../items/item-types.js';
-import type { Model } from '../model/model.js';
 import { RunState } from '../run-state/run-state.js';
 import { type FunctionTool, tool } from '../tool/tool.js';
 import { run } from './run.js';
-
-/** A scripted model that declares the features in `features` (and only those). */
-function featured(model: ScriptedModel, features: string[]): Model {
-  return Object.assign(model, { supports: (f: string) => features.includes(f) });
-}
 
 const shellCall = (callId: string, commands: string[]): HostedItem => ({
   type: 'shell_call',
@@ -76,7 +70,7 @@ function shellTool(ran: string[], needsApproval = false): FunctionTool {
 describe('model features are checked before the first model call', () => {
   it('a prompt object on a model without prompt support is a UserError naming both, and no call is made', async () => {
     for (const stream of [false, true]) {
-      const model = featured(new ScriptedModel([done('x')]), []);
+      const model = new ScriptedModel([done('x')], { features: [] });
       const agent = new Agent({ name: 'desk', prompt: { id: 'pmpt_1' }, model });
       const error = await (async () => {
         if (!stream) return run(agent, 'hi');
@@ -91,7 +85,7 @@ describe('model features are checked before the first model call', () => {
       expect((error as Error).message).toMatch(
         /Agent "desk" uses a prompt object.*scripted:scripted.*"prompt"/,
       );
-      expect((model as ScriptedModel).requests).toHaveLength(0);
+      expect(model.requests).toHaveLength(0);
     }
   });
 
@@ -102,7 +96,7 @@ describe('model features are checked before the first model call', () => {
       execute: () => 'x',
       deferLoading: true,
     });
-    const model = featured(new ScriptedModel([done('x')]), ['prompt']);
+    const model = new ScriptedModel([done('x')], { features: ['prompt'] });
     await expect(run(new Agent({ name: 'a', tools: [deferred], model }), 'hi')).rejects.toThrow(
       /tool "lookup" with deferLoading.*"tool_search"/,
     );
@@ -126,14 +120,14 @@ describe('model features are checked before the first model call', () => {
   });
 
   it('a dynamic prompt is resolved per turn from the run context', async () => {
-    const model = featured(new ScriptedModel([done('ok')]), ['prompt']);
+    const model = new ScriptedModel([done('ok')], { features: ['prompt'] });
     const agent = new Agent<{ tier: string }>({
       name: 'a',
       prompt: (ctx) => ({ id: 'pmpt_2', version: '3', variables: { tier: ctx.context.tier } }),
       model,
     });
     await run(agent, 'hi', { context: { tier: 'gold' } });
-    expect((model as ScriptedModel).requests[0]).toMatchObject({
+    expect(model.requests[0]).toMatchObject({
       prompt: { id: 'pmpt_2', version: '3', variables: { tier: 'gold' } },
       systemInstructions: undefined,
     });
@@ -151,10 +145,9 @@ describe('native call items (NativeToolCall)', () => {
   it('a model with the native tool gets its definition and its call items run the native form', async () => {
     for (const stream of [false, true]) {
       const ran: string[] = [];
-      const model = featured(
-        new ScriptedModel([[shellCall('c1', ['ls', 'pwd'])], done('listed')]),
-        ['native_tool:shell_call'],
-      ) as ScriptedModel;
+      const model = new ScriptedModel([[shellCall('c1', ['ls', 'pwd'])], done('listed')], {
+        features: ['native_tool:shell_call'],
+      });
       const agent = new Agent({ name: 'a', tools: [shellTool(ran)], model });
       const result = await run(agent, 'list', { stream: stream as false });
       if (stream) for await (const _ of result as any);
@@ -205,20 +198,20 @@ describe('native call items (NativeToolCall)', () => {
   it('a tool without a function form is refused on a model without the native tool', async () => {
     const t = shellTool([]);
     const nativeOnly = { ...t, native: { ...t.native!, portable: false } };
-    const model = featured(new ScriptedModel([done('x')]), []);
+    const model = new ScriptedModel([done('x')], { features: [] });
     await expect(run(new Agent({ name: 'a', tools: [nativeOnly], model }), 'x')).rejects.toThrow(
       /tool "exec_command", a openai shell_call tool.*"native_tool:shell_call"/,
     );
-    expect((model as ScriptedModel).requests).toHaveLength(0);
+    expect(model.requests).toHaveLength(0);
   });
 
   it('pauses for approval, survives a RunState JSON round trip, runs once when approved, answers a rejection natively', async () => {
     const ran: string[] = [];
     const tools = [shellTool(ran, true)];
-    const model = featured(
-      new ScriptedModel([[shellCall('c1', ['rm x']), shellCall('c2', ['ls'])], done('after')]),
-      ['native_tool:shell_call'],
-    ) as ScriptedModel;
+    const model = new ScriptedModel(
+      [[shellCall('c1', ['rm x']), shellCall('c2', ['ls'])], done('after')],
+      { features: ['native_tool:shell_call'] },
+    );
     const agent = new Agent({ name: 'a', tools, model });
     const first = await run(agent, 'go');
     expect(first.interruptions.map((i) => i.call_id)).toEqual(['c1', 'c2']);

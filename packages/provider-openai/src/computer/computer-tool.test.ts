@@ -197,6 +197,10 @@ describe('computerTool', () => {
       call_id: 'call_r',
       output: { type: 'computer_screenshot', image_url: BLANK_SCREENSHOT },
     });
+    // The stand-in screenshot is a real 1x1 PNG.
+    const blank = Buffer.from(BLANK_SCREENSHOT.split(',')[1], 'base64');
+    expect(blank.subarray(1, 4).toString()).toBe('PNG');
+    expect([blank.readUInt32BE(16), blank.readUInt32BE(20)]).toEqual([1, 1]);
     const seen: string[] = [];
     const trusting = new Agent({
       name: 'operator',
