@@ -345,3 +345,60 @@ describe('Model.supports', () => {
     expect(plain.supports('prompt')).toBe(true);
   });
 });
+
+describe('a deferred hosted MCP server (recorded openai-mcp-tool-approval streams)', () => {
+  const recorded = (name: string, stream: boolean) => {
+    const chunks = recordedText(`${name}.chunks.txt`);
+    if (stream) return { kind: 'sse' as const, body: chunksToSse(chunks, 'responses') };
+    const lines = chunks.split('\n').filter((l) => l.trim() !== '');
+    return { kind: 'json' as const, body: JSON.parse(lines[lines.length - 1]).response };
+  };
+  for (const stream of modes) {
+    it(`sends the server with defer_loading beside tool_search, pauses on its approval request, answers it once after a RunState round trip (stream: ${stream})`, async () => {
+      const agent = new Agent({
+        name: 'Linker',
+        tools: [
+          hostedMcpTool({
+            serverLabel: 'zip1',
+            serverUrl: 'https://zip1.io/mcp',
+            requireApproval: 'always',
+            deferLoading: true,
+          }),
+          toolSearchTool(),
+        ],
+      });
+      server.enqueue(
+        recorded('openai-mcp-tool-approval.1', stream),
+        recorded('openai-mcp-tool-approval.4', stream),
+      );
+      const opts = { modelProvider: provider(), model: 'gpt-5.4' };
+      const first = await drive(agent, 'Shorten https://example.com', opts, stream);
+      expect(server.requests[0].body.tools).toEqual([
+        {
+          type: 'mcp',
+          server_label: 'zip1',
+          server_url: 'https://zip1.io/mcp',
+          require_approval: 'always',
+          defer_loading: true,
+        },
+        { type: 'tool_search' },
+      ]);
+      expect(first.interruptions).toHaveLength(1);
+      const state = await RunState.fromString(agent, first.state.toString());
+      state.approve(state.interruptions[0]);
+      const second = await drive(agent, state, opts, stream);
+      expect(typeof second.finalOutput).toBe('string');
+      const answers = server.requests[1].body.input.filter(
+        (i: { type: string }) => i.type === 'mcp_approval_response',
+      );
+      expect(answers).toEqual([
+        {
+          type: 'mcp_approval_response',
+          approval_request_id: first.interruptions[0].call_id,
+          approve: true,
+        },
+      ]);
+      expect(server.requests).toHaveLength(2);
+    });
+  }
+});
