@@ -133,6 +133,7 @@ export type {
   ModelInputData,
   NonStreamRunOptions,
   RetryOptions,
+  RunLogger,
   RunOptions,
   StreamRunOptions,
 } from './loop/run-options.js';
@@ -167,6 +168,7 @@ export {
   type ServerConversation,
   type TraceInfo,
 } from './run-state/run-state.js';
+export { MAX_RUN_STATE_DEPTH } from './run-state/run-state-json.js';
 export { runStateJsonSchema } from './run-state/run-state-json-schema.js';
 export {
   createRunStateSchemaV1,

@@ -12,6 +12,7 @@ import { RunState } from '../run-state/run-state.js';
 import { getTraceProcessors } from '../tracing/processors.js';
 import type { Span } from '../tracing/span-types.js';
 import { newTraceId, Tracer } from '../tracing/tracer.js';
+import { checkResume, refuseSessionHeldCalls } from './check-resume.js';
 import { RunContext } from './run-context.js';
 import type { RunOptions } from './run-options.js';
 import { type AnyAgent, outputCallId, type RunRuntime } from './run-runtime.js';
@@ -140,6 +141,7 @@ async function buildRuntime(
   const resumed = input instanceof RunState;
   if (input instanceof RunState) {
     state = input;
+    checkResume(agent, state, options);
     // A state that never ran (e.g. made with RunState.create by a durable driver) still has
     // its new input to judge and store: input guardrails and the session see it as new.
     if (
@@ -162,6 +164,7 @@ async function buildRuntime(
       new RunContext(options.context, { runId: options.runId }),
       maxTurns === undefined ? 10 : maxTurns,
     );
+    state.sessionId = options.session?.sessionId ?? null;
   }
   // Refuse two agents with one name before any model call (a RunState could not rebind them).
   if (!parent) collectAgents(state.startingAgent);
@@ -170,6 +173,10 @@ async function buildRuntime(
   for (const item of state.generatedItems) {
     const id = outputCallId(item);
     if (id) completedCallIds.add(id);
+  }
+  if (resumed) {
+    await refuseSessionHeldCalls(state, options, completedCallIds);
+    state.resumeGeneration++;
   }
   return {
     state,

@@ -12,6 +12,7 @@ import {
   ToolCallInDoubtError,
   ToolGuardrailTripwireTriggered,
   ToolTimeoutError,
+  UserError,
 } from '../errors/errors.js';
 import type {
   ToolGuardrailResult,
@@ -29,6 +30,7 @@ import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
+import { recordToolError, reportToolError } from './tool-errors.js';
 import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
@@ -59,6 +61,16 @@ export async function executeFunctionCalls(
   plan: ToolPlan,
   calls: FunctionCallItem[],
 ): Promise<ToolExecutionResult> {
+  // A person approved a side effect: a tool gone since the pause fails the resume, before any call.
+  for (const { name, call_id } of calls)
+    if (
+      !plan.functionTools.has(name) &&
+      !rt.completedCallIds.has(call_id) &&
+      rt.state.isApproved(name, call_id) === true
+    )
+      throw new UserError(
+        `Call ${call_id} was approved for tool "${name}", which agent "${plan.agent.name}" does not have (or has disabled) now. Resume with the agent the run paused with, or reject the call.`,
+      );
   const outcomes: CallOutcome[] = new Array(calls.length);
   let next = 0;
   let error: { value: unknown } | undefined;
@@ -135,6 +147,13 @@ async function executeOne(
   const { state } = rt;
   const agent = plan.agent;
   if (rt.completedCallIds.has(call.call_id)) return undefined;
+  const decision = state.isApproved(call.name, call.call_id);
+  if (decision === false)
+    return output(
+      agent,
+      call,
+      state.rejectionMessage(call.name, call.call_id) ?? DEFAULT_REJECTION_TEXT,
+    );
   const tool = plan.functionTools.get(call.name);
   if (!tool)
     return output(
@@ -144,13 +163,6 @@ async function executeOne(
     );
   const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return output(agent, call, parsed.message);
-  const decision = state.isApproved(tool.name, call.call_id);
-  if (decision === false)
-    return output(
-      agent,
-      call,
-      state.rejectionMessage(tool.name, call.call_id) ?? DEFAULT_REJECTION_TEXT,
-    );
   if (
     decision === undefined &&
     !state.nestedStates[call.call_id] &&
@@ -182,7 +194,7 @@ async function executeOne(
     rt.turnSpan,
   );
   let value: unknown;
-  let failure: string | undefined; // the model-visible text of a failed call
+  let failure: { message: string; data: Record<string, unknown> } | undefined; // model-visible
   try {
     try {
       value = await invokeTool(rt, agent, tool, call, parsed.value, span, decision === true);
@@ -202,6 +214,8 @@ async function executeOne(
           })),
         };
       }
+      if (!(error instanceof NestedRunStop) && !rt.signal?.aborted)
+        await reportToolError(rt, agent, tool, call, error);
       throwIfFatal(rt, tool, call, error);
       const details = { toolName: tool.name, callId: call.call_id };
       const text = await (tool.errorFunction ?? defaultToolErrorFunction)(
@@ -209,7 +223,8 @@ async function executeOne(
         error,
         details,
       );
-      value = failure = text ?? defaultToolErrorFunction(state.context, error);
+      value = text ?? defaultToolErrorFunction(state.context, error);
+      failure = recordToolError(rt, tool, call, error, value as string);
     }
     delete state.nestedStates[call.call_id];
     guardrailArgs.output = value;
@@ -228,7 +243,7 @@ async function executeOne(
     const text = toToolOutput(value);
     if (rt.tracer!.includeSensitiveData)
       span.data.output = typeof text === 'string' ? text : JSON.stringify(text);
-    rt.tracer!.endSpan(span, failure === undefined ? undefined : { message: failure });
+    rt.tracer!.endSpan(span, failure);
   }
   await callHooks(rt, agent, (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
   return output(agent, call, value, true);

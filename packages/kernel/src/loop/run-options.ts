@@ -66,6 +66,11 @@ export interface DurabilityHooks {
   ): Promise<unknown>;
 }
 
+/** Where a run reports what it keeps from the model (e.g. a tool's real error); `console` fits. */
+export interface RunLogger {
+  warn(message: string, ...details: unknown[]): void;
+}
+
 export interface RunOptions<TContext = any> {
   /** The caller's context object; given to tools, guardrails and hooks, never to the model. */
   context?: TContext;
@@ -123,7 +128,17 @@ export interface RunOptions<TContext = any> {
    */
   nestHandoffHistory?: boolean;
   hooks?: RunHooks<TContext>;
+  /**
+   * Prints each tool error the model was shown only as text (the real error, its stack). Default:
+   * `console` when the `BATON_DEBUG` environment variable is set (and not `0`/`false`), else none.
+   */
+  logger?: RunLogger;
   session?: Session;
+  /**
+   * Resume a `RunState` with another session than the one it started with, or without one
+   * (its items then go to the new session, or nowhere). Default false: a `UserError`.
+   */
+  allowSessionChange?: boolean;
   sessionSettings?: SessionSettings;
   sessionInputCallback?: SessionInputCallback;
   /** Tracing for this run. Default: on when processors are registered, sensitive data included. */

@@ -100,7 +100,14 @@ export function createRunStateSchemaV1(z: Z) {
         hostedApprovalRequests: z.array(itemSchema as ZodNamespace.ZodType<HostedItem>).optional(),
       })
       .optional(),
-    interruptions: z.array(runItemSchema),
+    // Only approval items pause a run (another item here would break the resume).
+    interruptions: z.array(
+      runItemSchema.extend({
+        type: z.literal('tool_approval_item'),
+        tool_name: z.string(),
+        call_id: z.string(),
+      }),
+    ),
     approvals: z.record(z.string(), approvalRecordSchema),
     sessionSavedCount: z.number().int().min(0),
     inputSavedToSession: z.boolean(),
@@ -111,6 +118,8 @@ export function createRunStateSchemaV1(z: Z) {
         upTo: z.number().int().min(0).optional(),
       })
       .optional(),
+    sessionId: z.string().nullable().optional(),
+    resumeGeneration: z.number().int().min(0).optional(),
     trace: z
       .object({
         traceId: z.string(),
