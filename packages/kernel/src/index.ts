@@ -116,7 +116,15 @@ export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
 export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
 export type { NextStep } from './loop/next-step.js';
 export { backoffDelayMs } from './loop/retry.js';
-export { Runner, run, runStep, type StepOutcome } from './loop/run.js';
+export {
+  type ContextOf,
+  Runner,
+  type RunOptionsFor,
+  type RunResultFor,
+  run,
+  runStep,
+  type StepOutcome,
+} from './loop/run.js';
 // Loop
 export { RunContext } from './loop/run-context.js';
 export type {
