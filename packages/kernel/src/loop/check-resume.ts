@@ -1,36 +1,49 @@
 /**
- * What a resume must not get wrong silently: the state's own starting agent, the session the
- * run started with, and — with a session — a call the session already holds the output of
- * (the state was resumed before: running the call again would repeat its side effect).
+ * What a resume must not get wrong silently: one run at a time, not after the end, the state's
+ * own starting agent, the session it started with, and — with a session — no call whose output
+ * the session already holds (the state was resumed before; running it again repeats its effect).
  */
 import { UserError } from '../errors/errors.js';
 import type { RunState } from '../run-state/run-state.js';
 import type { RunOptions } from './run-options.js';
 import type { AnyAgent } from './run-runtime.js';
 
-const quoted = (id: string | null | undefined) => (id == null ? 'no session' : `session "${id}"`);
+const named = (id: string | null | undefined) => (id == null ? 'no session' : `session "${id}"`);
 
-/** @throws UserError for another agent than the state's, or another session (unless allowed). */
-export function checkResume(agent: AnyAgent, state: RunState, options: RunOptions): void {
+/**
+ * Checks that `state` can be resumed by `run(agent, state, options)` and marks it in use (before
+ * any await, so a concurrent resume of the same object is refused).
+ * @throws UserError naming what is wrong.
+ */
+export function claimState(agent: AnyAgent, state: RunState, options: RunOptions): void {
+  const fail = (message: string) => {
+    throw new UserError(message);
+  };
+  if (state.inUse)
+    fail(
+      'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
+    );
+  if (state.hasFinalOutput && !state.pendingSessionWrite)
+    fail(
+      'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
+    );
   const own = state.startingAgent;
   if (agent !== own)
-    throw new UserError(
+    fail(
       agent.name === own.name
         ? `run(): this RunState was loaded with another Agent object named "${own.name}"; pass state.startingAgent, or load the JSON with RunState.fromString(thisAgent, json).`
         : `run(): this RunState belongs to starting agent "${own.name}", not "${agent.name}"; pass the state's starting agent (state.startingAgent).`,
     );
   const id = options.session?.sessionId ?? null;
   if (state.sessionId !== undefined && state.sessionId !== id && !options.allowSessionChange)
-    throw new UserError(
-      `run(): this RunState was started with ${quoted(state.sessionId)}, and is resumed with ${quoted(id)}. Resume it with the session it started with, or pass allowSessionChange: true to do this on purpose.`,
+    fail(
+      `run(): this RunState was started with ${named(state.sessionId)}, and is resumed with ${named(id)}. Resume it with the session it started with, or pass allowSessionChange: true to do this on purpose.`,
     );
   state.sessionId = id;
+  state.inUse = true;
 }
 
-/**
- * @throws UserError when the session already holds the output of a call the state still has
- *   to make: the state was resumed before, and that resume went on from there.
- */
+/** @throws UserError when the session holds the output of a call the state has still to make. */
 export async function refuseSessionHeldCalls(
   state: RunState,
   options: RunOptions,
@@ -38,9 +51,15 @@ export async function refuseSessionHeldCalls(
 ): Promise<void> {
   const turn = state.pendingTurn;
   if (!options.session || !turn) return;
-  const calls = [...turn.functionCalls, ...turn.ignoredHandoffCalls];
-  if (turn.handoffCall) calls.push(turn.handoffCall);
-  const open = new Map(calls.filter((c) => !completed.has(c.call_id)).map((c) => [c.call_id, c]));
+  const open = new Map(
+    [
+      ...turn.functionCalls,
+      ...turn.ignoredHandoffCalls,
+      ...(turn.handoffCall ? [turn.handoffCall] : []),
+    ]
+      .filter((c) => !completed.has(c.call_id))
+      .map((c) => [c.call_id, c]),
+  );
   if (open.size === 0) return;
   for (const item of await options.session.getItems()) {
     const call = item?.type === 'function_call_output' ? open.get(item.call_id) : undefined;

@@ -30,7 +30,7 @@ import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
-import { recordToolError, reportToolError } from './tool-errors.js';
+import { recordToolError } from './tool-errors.js';
 import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
@@ -215,7 +215,9 @@ async function executeOne(
         };
       }
       if (!(error instanceof NestedRunStop) && !rt.signal?.aborted)
-        await reportToolError(rt, agent, tool, call, error);
+        await callHooks(rt, agent, (h) =>
+          h.onToolError?.(state.context, agent, tool.name, call, error),
+        );
       throwIfFatal(rt, tool, call, error);
       const details = { toolName: tool.name, callId: call.call_id };
       const text = await (tool.errorFunction ?? defaultToolErrorFunction)(

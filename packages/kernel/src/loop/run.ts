@@ -22,6 +22,8 @@ async function start(
   options: RunOptions,
   stream: boolean,
 ): Promise<RunRuntime> {
+  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
+    throw new UserError('run() and runStep() take an Agent as their first argument.');
   const rt = await createRuntime(agent, input, options, stream);
   rt.runAgentTool = runAgentTool;
   return rt;
@@ -71,8 +73,6 @@ export async function run(
   input: AgentInput | RunState<any, AnyAgent>,
   options: RunOptions & { stream?: boolean } = {},
 ): Promise<RunResult | StreamedRunResult> {
-  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
-    throw new UserError('run(): the first argument must be an Agent.');
   const stream = options.stream === true;
   if (stream) {
     // The consumer can stop a streamed run: its own abort controller, linked to the caller's signal.
@@ -132,8 +132,6 @@ export async function runStep<TAgent extends AnyAgent>(
   options: NonStreamRunOptions<ContextOf<TAgent>> = {},
   observe: { onEvent?: (event: RunStreamEvent<AnyAgent>) => void } = {},
 ): Promise<StepOutcome<ContextOf<TAgent>, TAgent>> {
-  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
-    throw new UserError('runStep(): the first argument must be an Agent.');
   const rt = await start(agent, input, options, false);
   rt.turnBudget = 1;
   if (observe.onEvent) rt.emit = observe.onEvent;
