@@ -1,0 +1,37 @@
+/**
+ * The conformance kits catch real bugs: each kit runs (in a child vitest, as a plugin author
+ * runs it) against a correct implementation, which must pass every case, and against broken
+ * ones, each planting one defect that the case targeting it must fail.
+ */
+import { describe, expect, it } from 'vitest';
+import { failedIn, type KitResults, runKitSpec } from './__tests__/run-kit.js';
+
+function expectCaught(results: KitResults, prefix: string, expected: Record<string, RegExp>) {
+  expect(failedIn(results, `${prefix}: toy`)).toEqual([]);
+  for (const [bug, test] of Object.entries(expected)) {
+    const failed = failedIn(results, `${prefix}: toy with ${bug}`);
+    expect(
+      failed.some((t) => test.test(t)),
+      `${bug} → ${JSON.stringify(failed)}`,
+    ).toBe(true);
+  }
+}
+
+describe('describeModelConformance catches', () => {
+  it('a model that drops tool results, loses or crashes on item kinds, ignores the schema or the abort, reports no stream usage, misjudges 5xx, retries by itself, leaks raw network errors or completes a cut stream', async () => {
+    const results = await runKitSpec('model');
+    expect(Object.keys(results['Model conformance: toy'])).toHaveLength(13);
+    expectCaught(results, 'Model conformance', {
+      drops_tool_results: /^tool results reach the next request/,
+      drops_developer_messages: /^transcript input/,
+      crashes_on_file_ids: /^transcript input/,
+      ignores_output_schema: /^output schema/,
+      ignores_abort_signal: /^abort:/,
+      no_stream_usage: /^getStreamedResponse: text deltas .* with usage/,
+      server_error_not_retryable: /^HTTP 5xx/,
+      retries_by_itself: /^HTTP 5xx/,
+      raw_network_errors: /^a connection reset/,
+      cut_stream_completes: /^a connection reset .* a stream cut/,
+    });
+  }, 120_000);
+});
