@@ -35,3 +35,13 @@ describe('describeModelConformance catches', () => {
     });
   }, 120_000);
 });
+
+describe('describeSessionConformance catches', () => {
+  it('a store whose keys collide for distinct session ids, or that orders rows by string keys', async () => {
+    const results = await runKitSpec('session');
+    expectCaught(results, 'Session conformance', {
+      normalizes_ids: /^keeps session ids apart/,
+      sorts_keys_as_strings: /^keeps the order of 2,000 items/,
+    });
+  }, 120_000);
+});
