@@ -45,3 +45,18 @@ describe('describeSessionConformance catches', () => {
     });
   }, 120_000);
 });
+
+describe('describeTracingConformance catches', () => {
+  it('a processor with stack-based parents, start-time snapshots, double exports, dropped late children, one current trace, an unflushed buffer or its own clock', async () => {
+    const results = await runKitSpec('tracing');
+    expectCaught(results, 'TracingProcessor conformance', {
+      parents_from_stack: /^exports a trace with every span kind/,
+      snapshots_at_start: /^exports a trace with every span kind/,
+      exports_each_end: /^exports a span ended twice once/,
+      drops_late_children: /^exports spans that end after their parent/,
+      one_trace_at_a_time: /^exports two traces whose spans interleave/,
+      flush_forgets_buffer: /^exports a trace with every span kind/,
+      own_clock: /^exports a trace with every span kind/,
+    });
+  }, 120_000);
+});

@@ -28,6 +28,7 @@ export {
 } from './session-conformance.js';
 export {
   describeTracingConformance,
+  type ExportedSpan,
   type TracingConformanceContext,
   type TracingConformanceOptions,
   type TracingProcessorFactory,
