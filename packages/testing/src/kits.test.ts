@@ -60,3 +60,17 @@ describe('describeTracingConformance catches', () => {
     });
   }, 120_000);
 });
+
+describe('describeCapabilityConformance catches', () => {
+  it('a capability with shared per-run data, non-JSON state, in-place or unpaired compaction, a teardown that breaks the resume, or mutated settings', async () => {
+    const results = await runKitSpec('capability');
+    expectCaught(results, 'Capability conformance', {
+      shared_state: /^runs are independent/,
+      non_json_state: /^run\.state holds JSON/,
+      mutates_input: /^processInput keeps calls paired/,
+      unpaired_compaction: /^processInput keeps calls paired/,
+      teardown_breaks_resume: /^teardown once on every exit path/,
+      mutates_settings: /^processInput keeps calls paired .* modelSettings/,
+    });
+  }, 120_000);
+});

@@ -4,6 +4,11 @@
  * import this entry only from test files run by vitest (an optional peer of `@baton/testing`).
  */
 export {
+  type CapabilityConformanceOptions,
+  type CapabilityFactory,
+  describeCapabilityConformance,
+} from './capability-conformance.js';
+export {
   describeModelConformance,
   type ExpectedFunctionCall,
   type ModelConformanceFixtures,

@@ -23,8 +23,8 @@ export class ToySession implements SessionV2 {
   private get entry() {
     const key =
       this.bug === 'normalizes_ids' ? this.sessionId.replace(/\W+/g, '_') : this.sessionId;
-    let entry = store.get(key);
-    if (!entry) store.set(key, (entry = { rows: [], appendIds: new Set() }));
+    const entry = store.get(key) ?? { rows: [], appendIds: new Set<string>() };
+    store.set(key, entry);
     return entry;
   }
 
