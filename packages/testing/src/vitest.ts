@@ -9,6 +9,12 @@ export {
   describeCapabilityConformance,
 } from './capability-conformance.js';
 export {
+  describeMcpServerConformance,
+  type McpConformanceCall,
+  type McpServerConformanceOptions,
+  type McpServerLike,
+} from './mcp-server-conformance.js';
+export {
   describeModelConformance,
   type ExpectedFunctionCall,
   type ModelConformanceFixtures,

@@ -1,6 +1,7 @@
 /**
- * Runs a conformance-kit spec (`src/__fixtures__/kits/<name>.kit.ts`) in a child vitest, as a kit
- * user would, and returns each test's status by suite: `{ 'Model conformance: toy': { 'case': 'passed' } }`.
+ * Runs a conformance-kit spec (`packages/<package>/src/__fixtures__/kits/<name>.kit.ts`) in a
+ * child vitest, as a kit user would, and returns each test's status by suite:
+ * `{ 'Model conformance: toy': { 'case': 'passed' } }`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,14 +17,15 @@ const config = fileURLToPath(
 
 export type KitResults = Record<string, Record<string, string>>;
 
-export async function runKitSpec(name: string): Promise<KitResults> {
+/** Runs `<name>.kit.ts` of `pkg` (default: this package). */
+export async function runKitSpec(name: string, pkg = 'testing'): Promise<KitResults> {
   const vitest = join(
     dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
     'vitest.mjs',
   );
   const dir = mkdtempSync(join(tmpdir(), 'baton-kit-'));
   const out = join(dir, 'results.json');
-  const spec = `packages/testing/src/__fixtures__/kits/${name}.kit.ts`;
+  const spec = `packages/${pkg}/src/__fixtures__/kits/${name}.kit.ts`;
   const args = [vitest, 'run', '--config', config, '--root', repo, '--reporter=json'];
   args.push(`--outputFile=${out}`, spec);
   const { stderr } = await new Promise<{ stderr: string }>((resolve) =>
