@@ -42,14 +42,14 @@ export interface McpConformanceCall {
 }
 
 /** Options of {@link describeMcpServerConformance}. */
-export interface McpServerConformanceOptions {
+export interface McpServerConformanceOptions<S extends McpServerLike = McpServerLike> {
   /** A new, not yet connected handle on the server under test (the suite connects and closes it). */
-  server: () => McpServerLike | Promise<McpServerLike>;
+  server: () => S | Promise<S>;
   /** `mcpTools` from `@baton/mcp`. */
-  mcpTools(
-    servers: McpServerLike[],
+  mcpTools: (
+    servers: S[],
     options?: { convertSchemasToStrict?: boolean },
-  ): Promise<FunctionTool[]>;
+  ) => Promise<FunctionTool[]>;
   /** Calls with a deterministic answer (the same arguments give the same text); at least one. */
   calls: McpConformanceCall[];
   /** A call the server must refuse (invalid arguments, or an `isError` result). */
@@ -120,22 +120,22 @@ function expectAnswer(c: McpConformanceCall, output: string | ContentPart[]) {
  *
  * Call it at the top level of a test file.
  */
-export function describeMcpServerConformance(
+export function describeMcpServerConformance<S extends McpServerLike>(
   name: string,
-  options: McpServerConformanceOptions,
+  options: McpServerConformanceOptions<S>,
 ): void {
   const timeout = options.timeoutMs ?? 60_000;
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   if (options.calls.length === 0)
     throw new Error('describeMcpServerConformance: give at least one call.');
-  const open: McpServerLike[] = [];
+  const open: S[] = [];
   const connected = async () => {
     const server = await options.server();
     open.push(server);
     await server.connect();
     return server;
   };
-  const toolFor = (tools: FunctionTool[], server: McpServerLike, tool: string) => {
+  const toolFor = (tools: FunctionTool[], server: S, tool: string) => {
     const exposed = tool.replace(/[^a-zA-Z0-9_-]/g, '_'); // as @baton/mcp names it
     const found =
       tools.find((t) => t.name === exposed) ?? tools.find((t) => t.name.endsWith(exposed));

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { MCPServerStdio, mcpTools } from '@baton/mcp';
-import { describeMcpServerConformance } from '@baton/testing/vitest';
+import { describeMcpServerConformance, type McpServerConformanceOptions } from '@baton/testing/vitest';
 
 const TOY = fileURLToPath(new URL('../toy-mcp-server.mjs', import.meta.url));
 export const TOY_BUGS = [
@@ -17,7 +17,7 @@ export const TOY_BUGS = [
   'hangs_on_unknown_tool',
 ] as const;
 
-const options = (bug?: string) => ({
+const options = (bug?: string): McpServerConformanceOptions<MCPServerStdio> => ({
   server: () =>
     new MCPServerStdio({
       name: 'toy',
