@@ -102,7 +102,8 @@ const SLOW_MS = 30_000;
  * - aborting `signal` mid-stream ends the iteration with an error (no `response_done`) and closes
  *   the connection; aborting a pending `getResponse` rejects it and closes the connection;
  * - HTTP 429 throws `ModelCallError` with `statusCode: 429`, `retryable: true` and
- *   `retryAfterMs` from the header, and `getRetryAdvice` (when implemented) says retry;
+ *   `retryAfterMs` from the header, and `getRetryAdvice` (when implemented) says retry, not
+ *   sooner than the header asks;
  * - HTTP 5xx throws `ModelCallError` with that `statusCode` and `retryable: true` (advice: retry);
  * - HTTP 400 throws `ModelCallError` with `retryable: false`;
  * - a connection reset before any response is a retryable `ModelCallError`; a stream cut in the
@@ -201,6 +202,9 @@ export function describeModelConformance(
         expect(e.retryAfterMs).toBe(fixtures.rateLimited.retryAfterMs);
         const advice = model.getRetryAdvice?.(e, 1);
         if (advice !== undefined) expect(advice.retry).toBe(true);
+        // Never sooner than the server asked.
+        if (advice?.delayMs !== undefined)
+          expect(advice.delayMs).toBeGreaterThanOrEqual(fixtures.rateLimited.retryAfterMs);
       }
       expect(server.requests).toHaveLength(2);
     });

@@ -44,3 +44,4 @@ export {
   type TracingConformanceOptions,
   type TracingProcessorFactory,
 } from './tracing-conformance.js';
+export { exportedName } from './tracing-conformance-exported.js';
