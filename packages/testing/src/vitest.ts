@@ -1,7 +1,8 @@
 /**
  * `@baton/testing/vitest`: the conformance suites every plugin of a kind runs — models,
- * sessions, tracing processors and sandbox backends. Each registers vitest `describe` blocks, so
- * import this entry only from test files run by vitest (an optional peer of `@baton/testing`).
+ * sessions, tracing processors, capabilities, MCP servers and sandbox backends. Each registers
+ * vitest `describe` blocks, so import this entry only from test files run by vitest (an optional
+ * peer of `@baton/testing`).
  */
 export {
   type CapabilityConformanceOptions,

@@ -20,7 +20,10 @@ const calls = [{ tool: 'memory_search', arguments: { query: 'refund policy' } }]
 
 /** A store with a handbook and a summary, so the read side (instructions and tools) is on. */
 async function seeded(store: MemoryStore): Promise<MemoryStore> {
-  await store.writeText(MEMORY_FILE, '# Refunds\n\n- refund policy: damaged items within 30 days\n');
+  await store.writeText(
+    MEMORY_FILE,
+    '# Refunds\n\n- refund policy: damaged items within 30 days\n',
+  );
   await store.writeText(SUMMARY_FILE, 'Customers ask about refunds.\n');
   return store;
 }
