@@ -143,3 +143,22 @@ for (const stream of [false, true]) {
     });
   });
 }
+
+describe('a tool that throws inside an agent used as a tool', () => {
+  it('reaches the parent run’s logger and onToolError hook', async () => {
+    const inner = failing();
+    const outer = new Agent({
+      name: 'Outer',
+      tools: [inner.agent.asTool({ toolName: 'desk', toolDescription: '' })],
+      model: new ScriptedModel([[fc('desk', { input: 'refund' }, 'c_out')], [msg('done')]]),
+    });
+    const lines: unknown[][] = [];
+    const seen: string[] = [];
+    await run(outer, 'go', {
+      logger: { warn: (...a) => void lines.push(a) },
+      hooks: { onToolError: (_c, agent, name) => void seen.push(`${agent.name}:${name}`) },
+    });
+    expect(lines.map((l) => l[1])).toEqual([expect.any(LedgerDown)]);
+    expect(seen).toEqual(['Desk:refund']);
+  });
+});
