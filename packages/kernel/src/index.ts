@@ -120,7 +120,15 @@ export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
 export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
 export type { NextStep } from './loop/next-step.js';
 export { backoffDelayMs } from './loop/retry.js';
-export { Runner, run, runStep, type StepOutcome } from './loop/run.js';
+export {
+  type ContextOf,
+  Runner,
+  type RunOptionsFor,
+  type RunResultFor,
+  run,
+  runStep,
+  type StepOutcome,
+} from './loop/run.js';
 // Loop
 export { RunContext } from './loop/run-context.js';
 export type {
@@ -137,6 +145,7 @@ export type {
   ModelInputData,
   NonStreamRunOptions,
   RetryOptions,
+  RunLogger,
   RunOptions,
   StreamRunOptions,
 } from './loop/run-options.js';
@@ -173,6 +182,7 @@ export {
   type ServerConversation,
   type TraceInfo,
 } from './run-state/run-state.js';
+export { MAX_RUN_STATE_DEPTH } from './run-state/run-state-json.js';
 export { runStateJsonSchema } from './run-state/run-state-json-schema.js';
 export {
   createRunStateSchemaV1,

@@ -11,7 +11,14 @@ import { fileURLToPath } from 'node:url';
 
 /** One queued response. */
 export type FixtureResponse =
-  | { kind: 'json'; status?: number; headers?: Record<string, string>; body: unknown }
+  | {
+      kind: 'json';
+      status?: number;
+      headers?: Record<string, string>;
+      body: unknown;
+      /** Answer only after this many milliseconds (a slow server; nothing is sent if the client leaves). */
+      delayMs?: number;
+    }
   | {
       kind: 'sse';
       status?: number;
@@ -27,6 +34,8 @@ export type FixtureResponse =
        * anything more (a stalled stream), until the client goes away or the server closes.
        */
       stallAfterBytes?: number;
+      /** Wait this many milliseconds between slices (a slow stream). Default: none. */
+      chunkDelayMs?: number;
     }
   /** A binary body (e.g. audio), written in slices of `chunkBytes` (default: all at once). */
   | {
@@ -48,6 +57,8 @@ export interface RecordedRequest {
   /** The body's bytes as received (multipart uploads, binary bodies). */
   rawBytes: Buffer;
   body: any;
+  /** True once the client closed the connection before the whole response was written. */
+  closedEarly: boolean;
 }
 
 export interface FixtureServer {
@@ -96,8 +107,12 @@ export async function startFixtureServer(
         rawBody,
         rawBytes,
         body,
+        closedEarly: false,
       };
       requests.push(recorded);
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.closedEarly = true;
+      });
       serve(options.route?.(recorded) ?? queue.shift(), req, res);
     });
   });
@@ -145,11 +160,16 @@ function serve(
   }
   if (response.kind === 'json') {
     const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-    res.writeHead(response.status ?? 200, {
-      'content-type': 'application/json',
-      ...response.headers,
-    });
-    res.end(text);
+    const answer = () => {
+      if (res.destroyed) return;
+      res.writeHead(response.status ?? 200, {
+        'content-type': 'application/json',
+        ...response.headers,
+      });
+      res.end(text);
+    };
+    if (response.delayMs) setTimeout(answer, response.delayMs);
+    else answer();
     return;
   }
   if (response.kind === 'bytes') {
@@ -171,6 +191,7 @@ function serve(
   const step = response.chunkBytes ?? bytes.length;
   let offset = 0;
   const writeNext = () => {
+    if (res.destroyed) return;
     if (offset >= limit) {
       if (stall !== undefined && stall <= limit) return; // stalled: nothing more, ever
       if (limit < bytes.length) res.socket?.destroy();
@@ -180,7 +201,8 @@ function serve(
     const end = Math.min(offset + step, limit);
     res.write(bytes.subarray(offset, end));
     offset = end;
-    setImmediate(writeNext);
+    if (response.chunkDelayMs) setTimeout(writeNext, response.chunkDelayMs);
+    else setImmediate(writeNext);
   };
   writeNext();
 }

@@ -5,6 +5,7 @@
 import type { Item, Session, SessionV2 } from '@baton/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformanceItems, largeText, tagged, unicodeItems } from './session-conformance-items.js';
+import { declareRunCase } from './session-conformance-run.js';
 import { declareV2Cases } from './session-conformance-v2.js';
 
 /** What a session factory returns: a session, or a session with a cleanup to run after the test. */
@@ -49,8 +50,11 @@ let suiteSeq = 0;
  * `factory`: ordering across several `addItems`, `getItems(limit)` semantics (the newest `limit`
  * items, oldest first; limit 0, 1, larger than the count, undefined), `popItem`, `clearSession`,
  * 1 MB items, unicode, concurrent `addItems` that never interleave one call's items, a deep-equal
- * round trip of every item type of the item vocabulary, and isolation between session ids. With
- * `version: 'v2'`, also the `Session` v2 cases (see `session-conformance-v2.ts`).
+ * round trip of every item type of the item vocabulary, isolation between session ids (also ids
+ * that share a prefix or hold `:`, `*`, spaces, quotes, `{}` and unicode), 2,000 items in order,
+ * and the session under real runs of the kernel (history read once, a paused run resumed, no
+ * item lost or stored twice). With `version: 'v2'`, also the `Session` v2 cases (see
+ * `session-conformance-v2.ts`).
  *
  * Call it at the top level of a test file. Cleanups returned by the factory run after each test.
  */
@@ -239,6 +243,54 @@ export function describeSessionConformance(
       expect(texts(await one.getItems())).toEqual(['one0']);
       expect(await two.getItems()).toEqual([]);
     });
+
+    it('keeps session ids apart that share a prefix or hold separators, quotes and unicode', {
+      timeout,
+    }, async () => {
+      const base = newId('ids');
+      const ids = [
+        base,
+        `${base}:items`,
+        `${base}:appends`,
+        `${base}:meta`,
+        `${base}*`,
+        `${base} two words`,
+        `${base}_two_words`,
+        `${base}'"; --`,
+        `${base}/ü/🚀`,
+        `${base}{tag}`,
+      ];
+      const sessions = [];
+      for (const id of ids) sessions.push(await open('ids', id));
+      for (const [i, session] of sessions.entries()) await session.addItems(tagged(`s${i}_`, 2));
+      for (const [i, session] of sessions.entries()) {
+        expect(session.sessionId).toBe(ids[i]);
+        expect(texts(await session.getItems()), ids[i]).toEqual([`s${i}_0`, `s${i}_1`]);
+      }
+      await sessions[0].clearSession();
+      expect(texts(await sessions[1].getItems())).toEqual(['s1_0', 's1_1']);
+    });
+
+    it('keeps the order of 2,000 items over 40 appends; getItems(limit) at that size', {
+      timeout,
+    }, async () => {
+      const session = await open('many');
+      const all: string[] = [];
+      for (let batch = 0; batch < 40; batch++) {
+        const items = Array.from({ length: 50 }, (_, k) => `m${batch * 50 + k}`);
+        all.push(...items);
+        await session.addItems(
+          items.map((content) => ({ type: 'message', role: 'user', content })),
+        );
+      }
+      expect(texts(await session.getItems())).toEqual(all);
+      expect(texts(await session.getItems(1))).toEqual(['m1999']);
+      expect(texts(await session.getItems(1500))).toEqual(all.slice(500));
+      expect(textOf(await session.popItem())).toBe('m1999');
+      expect(texts(await session.getItems(2))).toEqual(['m1997', 'm1998']);
+    });
+
+    declareRunCase(open, { timeout });
 
     if (version === 'v2')
       declareV2Cases((label, id) => open(label, id) as Promise<SessionV2>, newId, {

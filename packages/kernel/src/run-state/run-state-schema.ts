@@ -102,7 +102,14 @@ export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSche
         hostedApprovalRequests: z.array(itemSchema as ZodNamespace.ZodType<HostedItem>).optional(),
       })
       .optional(),
-    interruptions: z.array(runItemSchema),
+    // Only approval items pause a run (another item here would break the resume).
+    interruptions: z.array(
+      runItemSchema.extend({
+        type: z.literal('tool_approval_item'),
+        tool_name: z.string(),
+        call_id: z.string(),
+      }),
+    ),
     approvals: z.record(z.string(), approvalRecordSchema),
     sessionSavedCount: z.number().int().min(0),
     inputSavedToSession: z.boolean(),
@@ -113,6 +120,8 @@ export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSche
         upTo: z.number().int().min(0).optional(),
       })
       .optional(),
+    sessionId: z.string().nullable().optional(),
+    resumeGeneration: z.number().int().min(0).optional(),
     trace: z
       .object({
         traceId: z.string(),

@@ -53,7 +53,8 @@ export const REDACTED_TOOL_ERROR = 'An error occurred while running the tool. Pl
 /**
  * The default error policy (invariant 7): errors the model can correct (invalid arguments,
  * `ToolInputError`, a timeout) are shown with their message; anything else gets
- * {@link REDACTED_TOOL_ERROR} so internal details never reach the model, traces or logs.
+ * {@link REDACTED_TOOL_ERROR} so internal details never reach the model (the developer gets the
+ * real error: `onToolError`, the run's `logger`, the span when sensitive data is included).
  */
 export function defaultToolErrorFunction(_ctx: RunContext<any>, error: unknown): string {
   if (ToolInputError.isInstance(error) || ToolTimeoutError.isInstance(error))
