@@ -114,3 +114,37 @@ describe('readSessionHistory', () => {
     expect(await readSessionHistory(session, { limit: 2 })).toEqual([user('a'), user('b')]);
   });
 });
+
+describe('how a run combines history and new input', () => {
+  it('a getItems that returns no list names what it returned', async () => {
+    const bad = new MemorySession({ sessionId: 'odd' });
+    bad.getItems = async () => 'nope' as unknown as Item[];
+    const error = await readSessionHistory(bad).catch((e) => e);
+    expect(error).toBeInstanceOf(SessionError);
+    expect(error.message).toBe(
+      'Session "odd" returned string from getItems(); a Session must return an item list.',
+    );
+  });
+
+  for (const stream of [false, true]) {
+    it(`sessionInputCallback gets its own copy of the new input; the session stores the input as given (stream: ${stream})`, async () => {
+      const session = new MemorySession({ initialItems: [user('earlier')] });
+      const model = new ScriptedModel([[msg('ok')]]);
+      const options: RunOptions = {
+        session,
+        sessionInputCallback: (history, newInput) => {
+          newInput.push(user('added by the callback'));
+          return [...history.slice(-1), ...newInput];
+        },
+      };
+      await go(new Agent({ name: 'A', model }), 'now', options, stream);
+      expect(model.requests[0].input).toEqual([
+        user('earlier'),
+        user('now'),
+        user('added by the callback'),
+      ]);
+      expect((await session.getItems()).slice(0, 2)).toEqual([user('earlier'), user('now')]);
+      expect(await session.getItems()).toHaveLength(3);
+    });
+  }
+});
