@@ -19,6 +19,7 @@ const packages = [
   'devtools',
   'realtime',
   'voice',
+  'interop-openai-agents',
 ];
 /** Subpath exports (`@baton/<package>/<subpath>` → its source entry). */
 const subpaths: [string, string][] = [['testing/vitest', 'testing/src/vitest.ts']];

@@ -1,7 +1,16 @@
-/** Writes `run-state.schema.json` (the published JSON Schema of the RunState format) from the zod schema. */
+/**
+ * Writes the published JSON Schemas from the zod schemas: `items.schema.json` (the item
+ * vocabulary) and `run-state.schema.json` (the RunState format, referring to the items schema).
+ */
 import { writeFileSync } from 'node:fs';
+import { itemsJsonSchema } from '../src/items/items-json-schema.js';
 import { runStateJsonSchema } from '../src/run-state/run-state-json-schema.js';
 
-const target = new URL('../run-state.schema.json', import.meta.url);
-writeFileSync(target, `${JSON.stringify(await runStateJsonSchema(), null, 2)}\n`);
-console.log(`wrote ${target.pathname}`);
+for (const [file, schema] of [
+  ['items.schema.json', await itemsJsonSchema()],
+  ['run-state.schema.json', await runStateJsonSchema()],
+] as const) {
+  const target = new URL(`../${file}`, import.meta.url);
+  writeFileSync(target, `${JSON.stringify(schema, null, 2)}\n`);
+  console.log(`wrote ${target.pathname}`);
+}

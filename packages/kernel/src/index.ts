@@ -101,6 +101,7 @@ export type {
   ReasoningItem,
   RefusalPart,
 } from './items/item-types.js';
+export { ITEMS_SCHEMA_ID, itemsJsonSchema } from './items/items-json-schema.js';
 export type {
   AgentRef,
   HandoffCallRunItem,
@@ -147,6 +148,7 @@ export type {
   HostedToolDefinition,
   JsonSchema,
   Model,
+  ModelEndpoint,
   ModelProvider,
   ModelRequest,
   ModelResponse,

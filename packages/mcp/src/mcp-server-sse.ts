@@ -1,7 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { httpTransportOptions, type MCPHttpServerOptions } from './mcp-http-options.js';
+import { httpTransportOptions } from './http-transport-options.js';
+import type { MCPHttpServerOptions } from './mcp-http-options.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServer } from './mcp-server.js';
 
 /** Options of {@link MCPServerSSE}: `url` is the SSE endpoint, e.g. `http://127.0.0.1:3001/sse`. */
@@ -25,12 +25,12 @@ export class MCPServerSSE<TContext = any> extends MCPServer<TContext> {
     this.options = options;
   }
 
-  protected createTransport(): Transport {
+  protected createTransport(): McpTransport {
     return new SSEClientTransport(this.url, httpTransportOptions(this.options));
   }
 
-  protected onTransportError(error: Error, client: Client): void {
+  protected onTransportError(error: Error, probe: () => Promise<void>): void {
     // The SDK reports a broken event stream as "SSE error: …" and retries it in the background.
-    if (error.message.startsWith('SSE error')) void this.probeConnection(client);
+    if (error.message.startsWith('SSE error')) void probe();
   }
 }

@@ -1,7 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { httpTransportOptions, type MCPHttpServerOptions } from './mcp-http-options.js';
+import { httpTransportOptions } from './http-transport-options.js';
+import type { MCPHttpServerOptions } from './mcp-http-options.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServer } from './mcp-server.js';
 
 /** Options of {@link MCPServerStreamableHttp}: `url` is the MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`. */
@@ -31,15 +31,15 @@ export class MCPServerStreamableHttp<TContext = any> extends MCPServer<TContext>
     this.options = options;
   }
 
-  protected createTransport(): Transport {
+  protected createTransport(): McpTransport {
     return new StreamableHTTPClientTransport(this.url, httpTransportOptions(this.options));
   }
 
-  protected onTransportError(error: Error, client: Client): void {
-    if (STREAM_LOST.test(error.message)) void this.probeConnection(client);
+  protected onTransportError(error: Error, probe: () => Promise<void>): void {
+    if (STREAM_LOST.test(error.message)) void probe();
   }
 
-  protected async beforeClose(transport: Transport): Promise<void> {
+  protected async beforeClose(transport: McpTransport): Promise<void> {
     await (transport as StreamableHTTPClientTransport).terminateSession();
   }
 }

@@ -6,12 +6,12 @@
  */
 import { UserError, withMcpListToolsSpan } from '@baton/kernel';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpApprovalPolicy } from './approval-policy.js';
 import { classifyRequestError } from './classify-mcp-error.js';
 import { type OnListTools, reportListTools } from './list-tools-event.js';
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServerError, type McpOperation, messageOf } from './mcp-server-error.js';
 import {
   DEFAULT_MCP_TIMEOUT_MS,
@@ -48,7 +48,7 @@ export abstract class MCPServer<TContext = any> {
   private state: McpServerStatus = 'idle';
   private everConnected = false;
   private client?: Client;
-  private transport?: Transport;
+  private transport?: McpTransport;
   private connecting?: Promise<void>;
   private closing?: Promise<void>;
   private cachedTools?: McpTool[];
@@ -79,20 +79,18 @@ export abstract class MCPServer<TContext = any> {
   }
 
   /** A new SDK transport for one connection attempt. */
-  protected abstract createTransport(): Transport;
+  protected abstract createTransport(): McpTransport;
   /**
    * Called with each error the transport of the live connection reports (after logging it at
    * debug level). Default: nothing; a transport whose connection can break without closing (an
-   * HTTP response stream cut off) calls {@link probeConnection}.
+   * HTTP response stream cut off) calls `probe`: it pings the server (at most `min(timeoutMs,
+   * 5 s)`), and when that fails the connection is lost — requests in flight fail at once as
+   * `'unavailable'` (instead of waiting for their timeout) and the next operation reconnects.
    */
-  protected onTransportError(_error: Error, _client: Client): void {}
+  protected onTransportError(_error: Error, _probe: () => Promise<void>): void {}
 
-  /**
-   * Pings the server (at most `min(timeoutMs, 5 s)`); when that fails, the connection is lost:
-   * requests in flight fail at once as `'unavailable'` (instead of waiting for their timeout)
-   * and the next operation reconnects once. One probe at a time per connection.
-   */
-  protected async probeConnection(client: Client): Promise<void> {
+  /** The probe of {@link onTransportError}: one at a time per connection. */
+  private async probeConnection(client: Client): Promise<void> {
     if (this.client !== client || this.probing === client) return;
     this.probing = client;
     try {
@@ -108,9 +106,9 @@ export abstract class MCPServer<TContext = any> {
     return '';
   }
   /** Called before the client closes (e.g. to end an HTTP session). Errors are ignored. */
-  protected async beforeClose(_transport: Transport): Promise<void> {}
+  protected async beforeClose(_transport: McpTransport): Promise<void> {}
   /** The transport of the live connection, if any. */
-  protected get activeTransport(): Transport | undefined {
+  protected get activeTransport(): McpTransport | undefined {
     return this.transport;
   }
 
@@ -240,7 +238,7 @@ export abstract class MCPServer<TContext = any> {
       onClose: (closed) => this.markBroken(closed),
       onError: (error, live) => {
         this.logger.debug?.(`MCP server "${this.name}" transport error: ${error.message}`);
-        this.onTransportError(error, live);
+        this.onTransportError(error, () => this.probeConnection(live));
       },
       onToolsListChanged: () => {
         this.invalidateToolsCache();

@@ -3,13 +3,13 @@
  * the `initialize` handshake, and on any failure closes everything before throwing.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServerError, messageOf } from './mcp-server-error.js';
 
 export interface OpenClientOptions {
   serverName: string;
-  transport: Transport;
+  transport: McpTransport;
   clientInfo: { name: string; version: string };
   timeoutMs: number;
   signal?: AbortSignal;

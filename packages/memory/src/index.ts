@@ -11,14 +11,22 @@ export {
   planCompaction,
   type SummarizeOptions,
   summarizeItems,
+  summaryTranscript,
 } from './compaction/compaction-core.js';
 export {
   type CompactionOutcome,
   CompactionSession,
   type CompactionSessionOptions,
+  DEFAULT_SUMMARY_INPUT_TOKENS,
 } from './compaction/compaction-session.js';
 // Compaction
-export { estimateTokens, findTailStart, renderTranscript } from './compaction/compaction-split.js';
+export {
+  estimateTokens,
+  findTailStart,
+  pairSafeStart,
+  renderItem,
+  renderTranscript,
+} from './compaction/compaction-split.js';
 export {
   replaceOldestItemsFallback,
   type SessionHistoryRewrite,
@@ -82,6 +90,12 @@ export {
   type PatchedFile,
   type PatchFiles,
 } from './patch/apply-unified-diff.js';
+export {
+  MissingDependencyError,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqliteTransaction,
+} from './sqlite-driver.js';
 export {
   DEFAULT_SQLITE_SESSION_TABLE,
   SQLITE_SESSION_SCHEMA_VERSION,

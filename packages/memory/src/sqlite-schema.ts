@@ -6,14 +6,15 @@
  *
  * Version history (one line per version and table):
  * - items 1: `<table>(id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, schema_version INTEGER,
- *      item TEXT, created_at_ms INTEGER)`; `item` is the JSON of one Responses API item.
+ *      item TEXT, created_at_ms INTEGER)`; `item` is the JSON of one Responses API item, valid
+ *      against `@baton/kernel/items.schema.json` (JSON Schema 2020-12, `$defs/Item`).
  * - appends 1 (@baton/memory 0.2.0): `<table>_appends(session_id TEXT, append_id TEXT,
  *      created_at_ms INTEGER, PRIMARY KEY (session_id, append_id)) WITHOUT ROWID`. Older readers
  *      ignore it (they append without ids, as v1).
  */
 import type { Item, ItemSchemas } from '@baton/kernel';
 import { findItemIssue, SessionError, UserError } from '@baton/kernel';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite-driver.js';
 
 /** The schema version this package writes (for the table and for each row). */
 export const SQLITE_SESSION_SCHEMA_VERSION = 1;
@@ -52,7 +53,7 @@ export function checkTableName(tableName: string): void {
  * table version.
  * @throws SessionError (operation `'open'`) when the table was created by a newer version.
  */
-export function ensureSchema(db: BetterSqlite3.Database, tableName: string, key: string): void {
+export function ensureSchema(db: SqliteDatabase, tableName: string, key: string): void {
   const setup = db.transaction(() => {
     db.exec(
       `CREATE TABLE IF NOT EXISTS ${META_TABLE} (table_name TEXT PRIMARY KEY, schema_version INTEGER NOT NULL)`,

@@ -49,7 +49,7 @@ describe('Anthropic errors', () => {
       code: 'overloaded_error',
     });
     expect(error.message).toContain(
-      'Anthropic API error 529 (overloaded_error): Overloaded [request req_fx_overloaded_01]',
+      `Anthropic API error 529 (overloaded_error) from ${h.server.url}/v1/messages: Overloaded [request req_fx_overloaded_01]. Anthropic is overloaded: retry later.`,
     );
     expect(h.server.requests).toHaveLength(1);
     expect(model.getRetryAdvice(error, 1)).toEqual({ retry: true, delayMs: 2000 });
@@ -114,7 +114,7 @@ describe('Anthropic errors', () => {
     }
   });
 
-  it('an overloaded_error event in the middle of a stream is a retryable ModelCallError (529)', async () => {
+  it('an overloaded_error event after output was streamed is a ModelCallError (529) that is not retryable', async () => {
     h.server.enqueue({ kind: 'sse', body: ownFixture('overloaded-mid-stream.sse') });
     const seen: string[] = [];
     const error = await failure(
@@ -124,16 +124,36 @@ describe('Anthropic errors', () => {
       })(),
     );
     expect(seen).toEqual(['Hel']);
-    expect(error).toMatchObject({ statusCode: 529, retryable: true, code: 'overloaded_error' });
-    expect(error.message).toContain('Anthropic stream error (overloaded_error): Overloaded');
+    expect(error).toMatchObject({ statusCode: 529, retryable: false, code: 'overloaded_error' });
+    expect(error.message).toContain('Anthropic stream error (overloaded_error) from');
+    expect(error.message).toContain('Output had already been streamed');
+    expect(h.model().getRetryAdvice(error, 1)).toEqual({ retry: false });
   });
 
-  it('a stream cut before message_stop fails as a retryable ModelCallError', async () => {
+  it('an overloaded_error event before any output is retryable (529)', async () => {
+    const body = ownFixture('overloaded-mid-stream.sse');
+    const before =
+      body.slice(0, body.indexOf('event: content_block_start')) +
+      body.slice(body.indexOf('event: error'));
+    h.server.enqueue({ kind: 'sse', body: before });
+    const error = await failure(collect(h.model().getStreamedResponse(request('hi'))));
+    expect(error).toMatchObject({ statusCode: 529, retryable: true, code: 'overloaded_error' });
+  });
+
+  it('a stream cut before message_stop: retryable before any output, not retryable after', async () => {
     const body = ownFixture('tool-use-stream.sse');
     h.server.enqueue({ kind: 'sse', body, cutAfterBytes: body.indexOf('event: message_delta') });
     const error = await failure(collect(h.model().getStreamedResponse(request('hi'))));
     expect(ModelCallError.isInstance(error)).toBe(true);
-    expect(error.retryable).toBe(true);
+    expect(error.retryable).toBe(false);
+    h.server.enqueue({
+      kind: 'sse',
+      body,
+      cutAfterBytes: body.indexOf('event: content_block_start'),
+    });
+    const early = await failure(collect(h.model().getStreamedResponse(request('hi'))));
+    expect(ModelCallError.isInstance(early)).toBe(true);
+    expect(early.retryable).toBe(true);
   });
 
   it('an aborted call rejects with the signal reason and is not retried', async () => {

@@ -21,6 +21,13 @@ const STREAM_ERROR_STATUS: Record<string, number> = {
   request_too_large: 413,
 };
 
+/** The status an Anthropic error type stands for (own keys only: `"constructor"` is no type). */
+function statusOfType(type: string | undefined): number | undefined {
+  return type !== undefined && Object.hasOwn(STREAM_ERROR_STATUS, type)
+    ? STREAM_ERROR_STATUS[type]
+    : undefined;
+}
+
 /** What the user should do, by status. */
 function advice(status: number | undefined): string {
   switch (status) {
@@ -71,11 +78,12 @@ export function parseRetryAfterMs(
  * failure before any output is retryable. An abort (`APIUserAbortError`) and errors that are
  * not from the SDK are returned unchanged.
  */
-export function toModelCallError(error: unknown): unknown {
+export function toModelCallError(error: unknown, url?: string): unknown {
   if (ModelCallError.isInstance(error) || error instanceof APIUserAbortError) return error;
+  const at = url ? ` at ${url}` : '';
   if (error instanceof APIConnectionError) {
     return new ModelCallError(
-      `Could not reach the Anthropic API: ${error.message}. Retrying may succeed; check baseURL and the network if it persists.`,
+      `Could not reach the Anthropic API${at}: ${asSentence(error.message)} Retrying may succeed; check baseURL and the network if it persists.`,
       {
         retryable: true,
         code: 'connection_error',
@@ -83,18 +91,28 @@ export function toModelCallError(error: unknown): unknown {
       },
     );
   }
+  if (error instanceof SyntaxError) {
+    return new ModelCallError(
+      `The Anthropic API${at} answered with a body or stream event that is not valid JSON (${asSentence(error.message)}) Check baseURL and any proxy in between.`,
+      { retryable: false, code: 'invalid_response', cause: error },
+    );
+  }
   if (!(error instanceof APIError)) return error;
-  const type = error.type ?? undefined;
-  const status = error.status ?? (type ? STREAM_ERROR_STATUS[type] : undefined);
+  const type: string | undefined =
+    typeof error.type === 'string' && (error.type as string) !== '' ? error.type : undefined;
+  const status = typeof error.status === 'number' ? error.status : statusOfType(type);
   const retryable = status !== undefined ? RETRYABLE_STATUS.has(status) : false;
   const where =
     error.status === undefined ? 'Anthropic stream error' : `Anthropic API error ${error.status}`;
-  const detail = (error.apiMessage ?? error.message).replace(/\.+$/, '');
+  const from = url ? ` from ${url}` : '';
+  const detail = String(
+    typeof error.apiMessage === 'string' ? error.apiMessage : error.message,
+  ).replace(/[.\s]+$/, '');
   const body = error.error as { request_id?: unknown } | undefined;
   const requestId =
     error.requestID ?? (typeof body?.request_id === 'string' ? body.request_id : undefined);
   const text =
-    `${where}${type ? ` (${type})` : ''}: ${detail}${requestId ? ` [request ${requestId}]` : ''}. ${advice(status)}`.trim();
+    `${where}${type ? ` (${type})` : ''}${from}: ${detail}${requestId ? ` [request ${requestId}]` : ''}. ${advice(status)}`.trim();
   return new ModelCallError(text, {
     statusCode: status,
     retryable,
@@ -102,6 +120,49 @@ export function toModelCallError(error: unknown): unknown {
     code: type,
     cause: error,
   });
+}
+
+/** `text` as one sentence: trimmed, ending in exactly one `.` (or its own `?` / `!`). */
+function asSentence(text: string): string {
+  const trimmed = text.trim().replace(/[.\s]+$/, '');
+  if (trimmed === '') return '';
+  return /[?!]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/**
+ * The `ModelCallError` of an Anthropic error body (`{ type: 'error', error: { type, message },
+ * request_id }`) that arrived where a message was expected (a proxy answering 200): the error
+ * type gives the status it stands for and so the retry advice (`overloaded_error` → 529,
+ * retryable; `invalid_request_error` → 400, not).
+ */
+export function errorBodyToModelCallError(body: Record<string, any>, url?: string): ModelCallError {
+  const type =
+    typeof body.error?.type === 'string' && body.error.type !== '' ? body.error.type : undefined;
+  const status = statusOfType(type);
+  const message = typeof body.error?.message === 'string' ? body.error.message : 'no message';
+  const requestId = typeof body.request_id === 'string' ? ` [request ${body.request_id}]` : '';
+  return new ModelCallError(
+    `Anthropic API${url ? ` at ${url}` : ''} answered with an error body${type ? ` (${type})` : ''}: ${message.replace(/[.\s]+$/, '')}${requestId}. ${advice(status)}`.trim(),
+    {
+      statusCode: status,
+      retryable: status !== undefined && RETRYABLE_STATUS.has(status),
+      code: type,
+    },
+  );
+}
+
+/**
+ * The same failure, not retryable: a stream that already produced output is never replayed
+ * (the caller has shown it), so its failure must not be advised as retryable.
+ */
+export function afterOutput(error: unknown): unknown {
+  if (!ModelCallError.isInstance(error)) return error;
+  const e = error as ModelCallError;
+  if (!e.retryable) return e;
+  return new ModelCallError(
+    `${e.message.replace(/\s*Retrying may succeed\.?/, '').trim()} Output had already been streamed, so the call is not replayed.`,
+    { statusCode: e.statusCode, retryable: false, code: e.code, cause: e.cause ?? e },
+  );
 }
 
 /**
@@ -126,14 +187,21 @@ export function anthropicRetryAdvice(error: unknown): RetryAdvice | undefined {
  * anything else (e.g. undici's `TypeError: terminated` when the connection drops mid-stream)
  * becomes a retryable `ModelCallError` with code `'stream_interrupted'`.
  */
-export function toStreamReadError(error: unknown): unknown {
-  if (error instanceof APIError || ModelCallError.isInstance(error)) return toModelCallError(error);
+export function toStreamReadError(error: unknown, url?: string): unknown {
+  if (error instanceof APIError || ModelCallError.isInstance(error))
+    return toModelCallError(error, url);
+  if (error instanceof SyntaxError) {
+    return new ModelCallError(
+      `The Anthropic response stream${url ? ` from ${url}` : ''} carried an event that is not valid JSON (${asSentence(error.message)}) Retrying may succeed.`,
+      { retryable: true, code: 'invalid_stream_event', cause: error },
+    );
+  }
   const detail =
     error instanceof Error
       ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
       : String(error);
   return new ModelCallError(
-    `The Anthropic response stream broke before it finished: ${detail}. Retrying may succeed.`,
+    `The Anthropic response stream${url ? ` from ${url}` : ''} broke before it finished: ${detail.replace(/[.\s]+$/, '')}. Retrying may succeed.`,
     {
       retryable: true,
       code: 'stream_interrupted',

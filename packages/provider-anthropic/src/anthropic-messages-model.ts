@@ -9,16 +9,24 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import {
   addUsage,
+  BatonError,
   emptyUsage,
   type Item,
   type Model,
   ModelCallError,
+  type ModelEndpoint,
   type ModelRequest,
   type ModelResponse,
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
-import { anthropicRetryAdvice, toModelCallError, toStreamReadError } from './anthropic-errors.js';
+import { anthropicEndpointOf } from './anthropic-endpoint.js';
+import {
+  afterOutput,
+  anthropicRetryAdvice,
+  toModelCallError,
+  toStreamReadError,
+} from './anthropic-errors.js';
 import { type AnthropicRequestOptions, buildAnthropicRequest } from './anthropic-request.js';
 import { type AnthropicStreamResult, anthropicStreamEvents } from './anthropic-stream.js';
 import {
@@ -26,6 +34,15 @@ import {
   convertFromAnthropicOutput,
 } from './convert-from-anthropic-output.js';
 import { ANTHROPIC_PROVIDER_ID } from './convert-to-anthropic-input.js';
+import { assertValidOutputItems } from './output-check.js';
+
+const OUTPUT_EVENTS = new Set([
+  'output_item_added',
+  'output_item_done',
+  'text_delta',
+  'reasoning_delta',
+  'function_call_arguments_delta',
+]);
 
 /** Options of {@link AnthropicMessagesModel}. */
 export interface AnthropicMessagesModelOptions extends AnthropicRequestOptions {
@@ -50,9 +67,12 @@ export interface AnthropicMessagesModelOptions extends AnthropicRequestOptions {
 /**
  * A `Model` (v1, provider id `'anthropic'`) for the Anthropic Messages API.
  * See `buildAnthropicRequest` for the request mapping and `convertFromAnthropicOutput` for the
- * response mapping. Errors from the API become `ModelCallError` (429/529/5xx retryable, with
- * `retryAfterMs` from `retry-after-ms` / `retry-after`); an aborted call rejects with the
- * signal's reason; `max_tokens` inside a tool call is a `ModelBehaviorError`.
+ * response mapping. Errors from the API become `ModelCallError` naming the request URL
+ * (429/529/5xx retryable, with `retryAfterMs` from `retry-after-ms` / `retry-after`; a stream
+ * that fails after output was streamed is never retryable); a body that is not a message (an
+ * HTML page, no `content`) is a `ModelCallError`; an aborted call rejects with the signal's
+ * reason; `max_tokens` inside a tool call, or an output item the kernel's schema rejects, is a
+ * `ModelBehaviorError`.
  */
 export class AnthropicMessagesModel implements Model {
   readonly specificationVersion = 'v1' as const;
@@ -60,7 +80,10 @@ export class AnthropicMessagesModel implements Model {
   readonly modelId: string;
   /** The SDK client this model calls. */
   readonly client: Anthropic;
+  /** Where this model is served, for traces (`gen_ai.provider.name`, `server.address`, `server.port`). */
+  readonly endpoint: ModelEndpoint;
   private readonly options: AnthropicMessagesModelOptions;
+  private readonly url: string;
 
   constructor(modelId: string, options: AnthropicMessagesModelOptions = {}) {
     this.modelId = modelId;
@@ -68,6 +91,8 @@ export class AnthropicMessagesModel implements Model {
     this.client =
       options.client ??
       new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+    this.url = `${String(this.client.baseURL ?? '').replace(/\/+$/, '')}/v1/messages`;
+    this.endpoint = anthropicEndpointOf(this.client.baseURL);
   }
 
   /**
@@ -79,6 +104,7 @@ export class AnthropicMessagesModel implements Model {
     const output: Item[] = [];
     const usage = emptyUsage();
     let last: ModelResponse | undefined;
+    const earlier: ModelResponse[] = [];
     for (let call = 0; ; call++) {
       const body = this.body(request, output);
       let message: AnthropicMessageLike;
@@ -89,25 +115,29 @@ export class AnthropicMessagesModel implements Model {
           maxRetries: 0,
         })) as unknown as AnthropicMessageLike;
       } catch (error) {
-        throw this.failure(error, request);
+        throw this.readFailure(error, request);
       }
-      last = convertFromAnthropicOutput(message);
+      if (last) earlier.unshift(last);
+      last = convertFromAnthropicOutput(message, this.url);
       output.push(...last.output);
       addUsage(usage, last.usage);
       if (!this.continuePaused(message, call)) break;
     }
-    return this.merged(output, usage, last);
+    await assertValidOutputItems(output, 'Anthropic Messages API');
+    return this.merged(output, usage, last, earlier);
   }
 
   /**
    * One streamed call (`stream: true`; the SDK parses the SSE), as kernel stream events ending
    * with one `response_done`. Throws like {@link getResponse}; a stream that breaks or ends
-   * before `message_stop` is a retryable `ModelCallError`.
+   * before `message_stop` is a `ModelCallError`, retryable only while no output was streamed.
    */
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const output: Item[] = [];
     const usage = emptyUsage();
     let last: ModelResponse | undefined;
+    const earlier: ModelResponse[] = [];
+    let emitted = false;
     for (let call = 0; ; call++) {
       const body = {
         ...this.body(request, output),
@@ -119,29 +149,45 @@ export class AnthropicMessagesModel implements Model {
           signal: request.signal,
           maxRetries: 0,
         });
-        done = yield* anthropicStreamEvents(guardReads(stream), {
+        const events = anthropicStreamEvents(guardReads(stream, this.url), {
           outputIndexBase: output.length,
           emitStarted: call === 0,
         });
+        let finished = false;
+        try {
+          for (;;) {
+            const next = await events.next();
+            if (next.done) {
+              finished = true;
+              done = next.value;
+              break;
+            }
+            if (OUTPUT_EVENTS.has(next.value.type)) emitted = true;
+            yield next.value;
+          }
+        } finally {
+          // The consumer stopped early (or the conversion threw): close the SDK stream too.
+          if (!finished) await events.return(undefined).catch(() => undefined);
+        }
       } catch (error) {
-        throw this.failure(error, request);
+        const failure = this.failure(error, request);
+        throw emitted ? afterOutput(failure) : failure;
       }
       if (!done) {
         if (request.signal?.aborted) throw request.signal.reason;
         throw new ModelCallError(
-          'The Anthropic stream ended before message_stop (connection dropped?). Retrying may succeed.',
-          {
-            retryable: true,
-            code: 'stream_incomplete',
-          },
+          `The Anthropic stream from ${this.url} ended before message_stop (connection dropped?). ${emitted ? 'Output had already been streamed, so the call is not replayed.' : 'Retrying may succeed.'}`,
+          { retryable: !emitted, code: 'stream_incomplete' },
         );
       }
+      if (last) earlier.unshift(last);
       last = done.response;
       output.push(...last.output);
       addUsage(usage, last.usage);
       if (!this.continuePaused(done.message, call)) break;
     }
-    yield { type: 'response_done', response: this.merged(output, usage, last) };
+    await assertValidOutputItems(output, 'Anthropic Messages API');
+    yield { type: 'response_done', response: this.merged(output, usage, last, earlier) };
   }
 
   /** See `anthropicRetryAdvice`: retryable `ModelCallError`s are retried after `retryAfterMs`. */
@@ -165,24 +211,39 @@ export class AnthropicMessagesModel implements Model {
     output: Item[],
     usage: ModelResponse['usage'],
     last: ModelResponse | undefined,
+    earlier: ModelResponse[] = [],
   ): ModelResponse {
     const response: ModelResponse = { output, usage };
+    // The latest response id; the model name from the latest call that reported one.
     if (last?.responseId) response.responseId = last.responseId;
-    if (last?.modelName) response.modelName = last.modelName;
+    const modelName = [last, ...earlier].find((r) => r?.modelName)?.modelName;
+    if (modelName) response.modelName = modelName;
     return response;
+  }
+
+  /** A failure of the SDK call (request or reading the body): as `failure`, and anything else the SDK threw is an invalid response. */
+  private readFailure(error: unknown, request: ModelRequest): unknown {
+    const mapped = this.failure(error, request);
+    if (request.signal?.aborted || BatonError.isInstance(mapped)) return mapped;
+    if (mapped instanceof Anthropic.APIUserAbortError) return mapped;
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return new ModelCallError(
+      `The @anthropic-ai/sdk client could not read the answer from ${this.url} (${detail.replace(/[.\s]+$/, '')}). It does not follow the Messages API; check baseURL and any proxy in between.`,
+      { code: 'invalid_response', cause: error },
+    );
   }
 
   private failure(error: unknown, request: ModelRequest): unknown {
     if (request.signal?.aborted) return request.signal.reason ?? error;
-    return toModelCallError(error);
+    return toModelCallError(error, this.url);
   }
 }
 
 /** Re-throws failures of reading the SDK stream (not of converting it) as `ModelCallError`s. */
-async function* guardReads(stream: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+async function* guardReads(stream: AsyncIterable<unknown>, url: string): AsyncGenerator<unknown> {
   try {
     for await (const event of stream) yield event;
   } catch (error) {
-    throw toStreamReadError(error);
+    throw toStreamReadError(error, url);
   }
 }

@@ -38,6 +38,9 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
  *   Sent only when there are tools.
  * - `outputSchema` → native structured output `output_config.format = { type: 'json_schema', schema }`.
  * - `temperature`, `topP` → `temperature`, `top_p`.
+ * - `container`: the id of the latest code execution container recorded in the input (see
+ *   `convertFromAnthropicOutput`), when it has not expired and an Anthropic server tool is in use —
+ *   programmatic tool calling needs it on the request that answers the tool call.
  * - `providerOptions.anthropic` is merged last, over everything (`output_config` is merged key by key).
  *
  * @throws UserError for a hosted tool of another provider (named in the message), and for
@@ -89,6 +92,12 @@ export function buildAnthropicRequest(
     body.thinking = { type: 'enabled', budget_tokens: settings.thinking.budgetTokens };
   if (request.outputSchema)
     body.output_config = { format: { type: 'json_schema', schema: request.outputSchema.schema } };
+  const container = request.tools.some(
+    (t) => t.type === 'hosted_tool' && t.providerId === ANTHROPIC_PROVIDER_ID,
+  )
+    ? latestContainer(request.input)
+    : undefined;
+  if (container) body.container = container;
 
   if (extra.output_config && body.output_config) {
     extra.output_config = { ...body.output_config, ...(extra.output_config as object) };
@@ -150,4 +159,23 @@ function markLastMessage(body: AnthropicRequestBody): void {
     last.content[i] = { ...block, cache_control: EPHEMERAL } as typeof block;
     return;
   }
+}
+
+/** The id of the latest unexpired container recorded on an input item, if any. */
+function latestContainer(
+  items: readonly ModelRequest['input'][number][],
+  now = Date.now(),
+): string | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const data = (items[i] as { provider_data?: Record<string, unknown> }).provider_data?.[
+      ANTHROPIC_PROVIDER_ID
+    ];
+    const container = (data as { container?: { id?: unknown; expires_at?: unknown } } | undefined)
+      ?.container;
+    if (typeof container?.id !== 'string' || container.id === '') continue;
+    const expires =
+      typeof container.expires_at === 'string' ? Date.parse(container.expires_at) : Number.NaN;
+    return Number.isNaN(expires) || expires > now ? container.id : undefined;
+  }
+  return undefined;
 }

@@ -8,11 +8,13 @@ import {
   type Item,
   type MessageItem,
   ModelBehaviorError,
+  ModelCallError,
   type ModelResponse,
   type OutputTextPart,
   type ReasoningItem,
   type Usage,
 } from '@baton/kernel';
+import { errorBodyToModelCallError } from './anthropic-errors.js';
 import { ANTHROPIC_PROVIDER_ID } from './convert-to-anthropic-input.js';
 
 /** Any content block of a response, known to the SDK or not (server tools, compaction, …). */
@@ -26,6 +28,8 @@ export interface AnthropicMessageLike {
   stop_reason?: string | null;
   stop_details?: { category?: string | null; explanation?: string | null } | null;
   usage?: AnthropicUsageLike | null;
+  /** The code execution container of the response (`{ id, expires_at }`), when one is in use. */
+  container?: { id?: unknown; expires_at?: unknown } | null;
 }
 
 /** Anthropic `usage` (all counts are tokens; `null` and missing mean 0). */
@@ -48,17 +52,18 @@ export interface AnthropicUsageLike {
  * (server-side compaction), the iterations are summed, as Anthropic bills them.
  */
 export function convertAnthropicUsage(usage: AnthropicUsageLike | null | undefined): Usage {
-  const parts =
-    usage?.iterations && usage.iterations.length > 0 ? usage.iterations : usage ? [usage] : [];
+  const top = isRecord(usage) ? usage : undefined;
+  const iterations = Array.isArray(top?.iterations) ? top.iterations.filter(isRecord) : [];
+  const parts: AnthropicUsageLike[] = iterations.length > 0 ? iterations : top ? [top] : [];
   let fresh = 0;
   let read = 0;
   let created = 0;
   let output = 0;
   for (const u of parts) {
-    fresh += u.input_tokens ?? 0;
-    read += u.cache_read_input_tokens ?? 0;
-    created += u.cache_creation_input_tokens ?? 0;
-    output += u.output_tokens ?? 0;
+    fresh += count(u.input_tokens);
+    read += count(u.cache_read_input_tokens);
+    created += count(u.cache_creation_input_tokens);
+    output += count(u.output_tokens);
   }
   const inputTokens = fresh + read + created;
   return {
@@ -68,8 +73,59 @@ export function convertAnthropicUsage(usage: AnthropicUsageLike | null | undefin
     totalTokens: inputTokens + output,
     cachedInputTokens: read,
     cacheCreationInputTokens: created,
-    reasoningTokens: usage?.output_tokens_details?.thinking_tokens ?? 0,
+    reasoningTokens: count(
+      isRecord(top?.output_tokens_details) ? top.output_tokens_details.thinking_tokens : 0,
+    ),
   };
+}
+
+/** A finite, non-negative token count; anything else counts as 0. */
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+const isRecord = (value: unknown): value is Record<string, any> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The start of a body that is not a message, for error messages. */
+function bodySnippet(body: unknown): string {
+  if (typeof body === 'string') {
+    const text = body.trim().replace(/\s+/g, ' ');
+    return text === '' ? 'an empty body' : `it starts with ${JSON.stringify(text.slice(0, 80))}`;
+  }
+  if (body === undefined) return 'an empty body';
+  return `got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`;
+}
+
+/**
+ * Checks that a body is an Anthropic `Message`: an object whose `content` is a list of blocks
+ * (objects with a string `type`). A `{ type: 'error', error }` body (sent with status 200 by some
+ * proxies) becomes the `ModelCallError` its error type stands for.
+ * @throws ModelCallError (`code: 'invalid_response'`) naming what is wrong.
+ */
+export function assertAnthropicMessage(
+  body: unknown,
+  url?: string,
+): asserts body is AnthropicMessageLike {
+  const at = url ? ` at ${url}` : '';
+  if (!isRecord(body)) {
+    throw new ModelCallError(
+      `Anthropic Messages API${at} answered with a body that is not a JSON object (${bodySnippet(body)}). Check baseURL: it must point at the API (e.g. https://api.anthropic.com), not at a web page or proxy login.`,
+      { code: 'invalid_response' },
+    );
+  }
+  if (body.type === 'error' && isRecord(body.error)) throw errorBodyToModelCallError(body, url);
+  const bad = !Array.isArray(body.content)
+    ? `no content list (content: ${JSON.stringify(body.content) ?? 'missing'})`
+    : body.content.findIndex((b: unknown) => !isRecord(b) || typeof b.type !== 'string') >= 0
+      ? `content block ${body.content.findIndex((b: unknown) => !isRecord(b) || typeof b.type !== 'string')} is not a block with a type`
+      : undefined;
+  if (bad) {
+    throw new ModelCallError(
+      `Anthropic Messages API${at} answered with a message that has ${bad}; it does not follow the Messages API. Check baseURL and any proxy in between.`,
+      { code: 'invalid_response' },
+    );
+  }
 }
 
 /**
@@ -82,9 +138,19 @@ export function convertAnthropicUsage(usage: AnthropicUsageLike | null | undefin
  * block (server tools and their results, compaction, …) becomes a `hosted_tool_call` item whose
  * `provider_data.anthropic` is the block, verbatim, so it round-trips.
  *
- * @throws ModelBehaviorError when the response stopped at `max_tokens` inside a tool call.
+ * A `tool_use` block's `caller` (programmatic tool calling) is kept in
+ * `provider_data.anthropic.caller`, and the response's `container` on the last item (see
+ * `attachContainer`), so both go back with the next request. An empty `id` / `model` is absent.
+ *
+ * @throws ModelCallError when `message` is not a Messages API message (see
+ *   {@link assertAnthropicMessage}); ModelBehaviorError when the response stopped at `max_tokens`
+ *   inside a tool call, or a `tool_use` block has no id or name.
  */
-export function convertFromAnthropicOutput(message: AnthropicMessageLike): ModelResponse {
+export function convertFromAnthropicOutput(
+  message: AnthropicMessageLike,
+  url?: string,
+): ModelResponse {
+  assertAnthropicMessage(message, url);
   const output: Item[] = [];
   let text: AnthropicBlock[] = [];
   for (const block of message.content) {
@@ -98,13 +164,33 @@ export function convertFromAnthropicOutput(message: AnthropicMessageLike): Model
   }
   if (text.length > 0) output.push(textBlocksToMessage(text));
   applyStopReason(output, message);
-  const response: ModelResponse = {
-    output,
-    usage: convertAnthropicUsage(message.usage),
-    responseId: message.id,
-  };
-  if (message.model) response.modelName = message.model;
+  attachContainer(output, message.container);
+  const response: ModelResponse = { output, usage: convertAnthropicUsage(message.usage) };
+  if (typeof message.id === 'string' && message.id !== '') response.responseId = message.id;
+  if (typeof message.model === 'string' && message.model !== '') response.modelName = message.model;
   return response;
+}
+
+/**
+ * Records the response's code execution container on its last output item
+ * (`provider_data.anthropic.container = { id, expires_at }`), so the next request can send
+ * `container: id` (programmatic tool calling needs it).
+ */
+function attachContainer(output: Item[], container: AnthropicMessageLike['container']): void {
+  const last = output[output.length - 1] as
+    | (Item & { provider_data?: Record<string, unknown> })
+    | undefined;
+  if (!last || !isRecord(container) || typeof container.id !== 'string' || container.id === '')
+    return;
+  const data = isRecord(last.provider_data?.[ANTHROPIC_PROVIDER_ID])
+    ? last.provider_data[ANTHROPIC_PROVIDER_ID]
+    : {};
+  const kept: Record<string, unknown> = { id: container.id };
+  if (typeof container.expires_at === 'string') kept.expires_at = container.expires_at;
+  last.provider_data = {
+    ...last.provider_data,
+    [ANTHROPIC_PROVIDER_ID]: { ...data, container: kept },
+  };
 }
 
 /** One assistant message from consecutive `text` blocks (see {@link convertFromAnthropicOutput}). */
@@ -114,7 +200,7 @@ export function textBlocksToMessage(blocks: AnthropicBlock[]): MessageItem {
   for (const block of blocks) {
     const start = text.length;
     text += typeof block.text === 'string' ? block.text : '';
-    const citations = Array.isArray(block.citations) ? block.citations : [];
+    const citations = Array.isArray(block.citations) ? block.citations.filter(isRecord) : [];
     for (const c of citations as Record<string, unknown>[])
       annotations.push(toAnnotation(c, start, text.length));
   }
@@ -141,11 +227,12 @@ export function blockToItem(block: AnthropicBlock): Item {
   switch (block.type) {
     case 'thinking': {
       const thinking = typeof block.thinking === 'string' ? block.thinking : '';
+      const signature = typeof block.signature === 'string' ? block.signature : undefined;
       const item: ReasoningItem = {
         type: 'reasoning',
         summary: thinking === '' ? [] : [{ type: 'summary_text', text: thinking }],
         provider_data: {
-          [ANTHROPIC_PROVIDER_ID]: { type: 'thinking', signature: block.signature },
+          [ANTHROPIC_PROVIDER_ID]: { type: 'thinking', signature },
         },
       };
       return item;
@@ -156,14 +243,29 @@ export function blockToItem(block: AnthropicBlock): Item {
         summary: [],
         provider_data: { [ANTHROPIC_PROVIDER_ID]: { type: 'redacted_thinking', data: block.data } },
       } satisfies ReasoningItem;
-    case 'tool_use':
-      return {
+    case 'tool_use': {
+      if (
+        typeof block.id !== 'string' ||
+        block.id === '' ||
+        typeof block.name !== 'string' ||
+        block.name === ''
+      ) {
+        throw new ModelBehaviorError(
+          `Anthropic returned a tool_use block without a string id and name (id: ${JSON.stringify(block.id) ?? 'none'}, name: ${JSON.stringify(block.name) ?? 'none'}); the call cannot be run or answered.`,
+        );
+      }
+      const item: FunctionCallItem = {
         type: 'function_call',
-        call_id: String(block.id),
-        name: String(block.name),
-        arguments: JSON.stringify(block.input ?? {}),
+        call_id: block.id,
+        name: block.name,
+        arguments: JSON.stringify(isRecord(block.input) ? block.input : {}),
         status: 'completed',
-      } satisfies FunctionCallItem;
+      };
+      // Programmatic tool calling: who called the tool (code execution); sent back with the call.
+      if (isRecord(block.caller))
+        item.provider_data = { [ANTHROPIC_PROVIDER_ID]: { caller: block.caller } };
+      return item;
+    }
     default: {
       const item: HostedItem = {
         type: 'hosted_tool_call',

@@ -46,9 +46,14 @@ type Block = ContentBlockParam;
  *   its `signature`, or `redacted_thinking` with its `data`), byte for byte; reasoning from other
  *   providers is dropped. Hosted items are sent (verbatim) only when they carry
  *   `provider_data.anthropic` (the original server-tool block); others are dropped.
+ * - A function call's `provider_data.anthropic.caller` (programmatic tool calling) goes back on
+ *   its `tool_use` block — unless it names a server tool call that is not in the input (the API
+ *   rejects such an orphaned caller), then it is left out.
  * - Empty text is never sent; a message left without blocks is not sent.
  *
- * @throws UserError for an `input_file` whose media type Anthropic cannot read.
+ * @throws UserError for an `input_file` whose media type Anthropic cannot read, a `data:` URL
+ *   whose base64 or `%` escapes do not decode, and content parts without the field their type
+ *   needs (an `input_text` without a string `text`, …).
  */
 export function convertToAnthropicInput(
   items: readonly Item[],
@@ -101,7 +106,26 @@ export function convertToAnthropicInput(
     }
   }
   orderToolResults(messages);
+  dropOrphanedCallers(messages);
   return { system, messages };
+}
+
+/** Removes `caller`s that point at a server tool call no message holds. */
+function dropOrphanedCallers(messages: { role: Role; content: Block[] }[]): void {
+  const serverCalls = new Set<string>();
+  for (const m of messages)
+    for (const b of m.content as { type: string; id?: unknown }[])
+      if (b.type === 'server_tool_use' && typeof b.id === 'string') serverCalls.add(b.id);
+  for (const m of messages) {
+    for (const b of m.content as {
+      type: string;
+      caller?: { type?: unknown; tool_id?: unknown };
+    }[]) {
+      if (b.type !== 'tool_use' || !b.caller) continue;
+      const toolId = b.caller.tool_id;
+      if (typeof toolId === 'string' && !serverCalls.has(toolId)) delete b.caller;
+    }
+  }
 }
 
 /** Anthropic ids must match `^[a-zA-Z0-9_-]+$`; ids from other providers are made to fit. */
@@ -126,14 +150,22 @@ function toolUseBlock(item: FunctionCallItem): Block {
     input = {};
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) input = {};
-  return { type: 'tool_use', id: safeId(item.call_id), name: item.name, input };
+  const block: Record<string, unknown> = {
+    type: 'tool_use',
+    id: safeId(item.call_id),
+    name: item.name,
+    input,
+  };
+  const caller = (item.provider_data?.[ANTHROPIC_PROVIDER_ID] as { caller?: unknown } | undefined)
+    ?.caller;
+  if (isBlock(caller)) block.caller = { ...caller };
+  return block as unknown as Block;
 }
 
 function thinkingBlock(item: ReasoningItem): Block | undefined {
-  const data = item.provider_data?.[ANTHROPIC_PROVIDER_ID] as
-    | { type?: string; signature?: string; data?: string }
-    | undefined;
-  if (!data) return undefined;
+  const raw: unknown = item.provider_data?.[ANTHROPIC_PROVIDER_ID];
+  if (!isBlock(raw)) return undefined;
+  const data = raw as { type: string; signature?: unknown; data?: unknown };
   if (data.type === 'redacted_thinking' && typeof data.data === 'string')
     return { type: 'redacted_thinking', data: data.data };
   if (data.type === 'thinking' && typeof data.signature === 'string') {
@@ -146,14 +178,32 @@ function thinkingBlock(item: ReasoningItem): Block | undefined {
   return undefined;
 }
 
+/** The string field a part's type requires; `UserError` naming the part when it is missing. */
+function field(part: ContentPart, name: 'text' | 'refusal'): string {
+  const value = (part as unknown as Record<string, unknown>)[name];
+  if (typeof value === 'string') return value;
+  throw new UserError(
+    `A "${part.type}" content part has no string "${name}" (got ${value === undefined ? 'none' : typeof value}), so it cannot be sent to Anthropic. Fix the item in the input or session history.`,
+  );
+}
+
+/** An optional string field of a part; `UserError` when it is there but not a string. */
+function optional(part: ContentPart, name: string): string | undefined {
+  const value = (part as unknown as Record<string, unknown>)[name];
+  if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
+  throw new UserError(
+    `The "${name}" of a "${part.type}" content part must be a string (got ${typeof value}); it cannot be sent to Anthropic. Fix the item in the input or session history.`,
+  );
+}
+
 function partsToPlainText(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
   return content
     .map((p) =>
       p.type === 'input_text' || p.type === 'output_text'
-        ? p.text
+        ? field(p, 'text')
         : p.type === 'refusal'
-          ? p.refusal
+          ? field(p, 'refusal')
           : '',
     )
     .filter((t) => t !== '')
@@ -173,12 +223,18 @@ function contentToBlocks(content: string | ContentPart[], role: Role): Block[] {
 function partToBlock(part: ContentPart, role: Role): Block | undefined {
   switch (part.type) {
     case 'input_text':
-    case 'output_text':
-      return part.text === '' ? undefined : { type: 'text', text: part.text };
-    case 'refusal':
-      return part.refusal === '' ? undefined : { type: 'text', text: part.refusal };
+    case 'output_text': {
+      const text = field(part, 'text');
+      return text === '' ? undefined : { type: 'text', text };
+    }
+    case 'refusal': {
+      const refusal = field(part, 'refusal');
+      return refusal === '' ? undefined : { type: 'text', text: refusal };
+    }
     case 'input_image':
-      return role === 'user' ? imageBlock(part.image_url, part.file_id) : undefined;
+      return role === 'user'
+        ? imageBlock(optional(part, 'image_url'), optional(part, 'file_id'))
+        : undefined;
     case 'input_file':
       return role === 'user' ? documentBlock(part) : undefined;
     default:
@@ -187,6 +243,60 @@ function partToBlock(part: ContentPart, role: Role): Block | undefined {
 }
 
 const DATA_URL = /^data:([^;,]+)?(;[^,]*)?,(.*)$/s;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * The payload of a `data:` URL as base64 (what Anthropic's `base64` sources take): a `;base64`
+ * payload is checked and passed on; a %-encoded one is decoded to bytes and encoded.
+ * @throws UserError for base64 that is not base64 and for malformed %-escapes.
+ */
+function dataUrlBase64(m: RegExpExecArray, what: string): string {
+  const payload = m[3];
+  if ((m[2] ?? '').includes('base64')) {
+    const compact = payload.replace(/\s+/g, '');
+    if (compact.length % 4 === 1 || !BASE64.test(compact)) {
+      throw new UserError(
+        `The data: URL of ${what} says base64 but its data is not valid base64, so it cannot be sent to Anthropic. Encode the bytes with base64 (e.g. Buffer.from(bytes).toString('base64')).`,
+      );
+    }
+    return compact;
+  }
+  const bytes = percentDecode(payload, what);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+  return btoa(binary);
+}
+
+/** The bytes of a %-encoded `data:` payload (other characters as UTF-8). */
+function percentDecode(text: string, what: string): Uint8Array {
+  const out: number[] = [];
+  const encoder = new TextEncoder();
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch !== '%') {
+      const code = text.codePointAt(i)!;
+      if (code > 0xffff) i++;
+      out.push(...encoder.encode(String.fromCodePoint(code)));
+      continue;
+    }
+    const hex = text.slice(i + 1, i + 3);
+    if (!/^[0-9a-fA-F]{2}$/.test(hex)) {
+      throw new UserError(
+        `The data: URL of ${what} has a malformed %-escape ("%${hex}" at ${i}), so it cannot be sent to Anthropic. Percent-encode it with encodeURIComponent, or use ";base64".`,
+      );
+    }
+    out.push(Number.parseInt(hex, 16));
+    i += 2;
+  }
+  return Uint8Array.from(out);
+}
+
+function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
 
 function imageBlock(
   url: string | undefined,
@@ -197,7 +307,8 @@ function imageBlock(
   const m = DATA_URL.exec(url);
   if (m) {
     const mediaType = (m[1] ?? 'image/png') as 'image/png';
-    return { type: 'image', source: { type: 'base64', media_type: mediaType, data: m[3] } };
+    const data = dataUrlBase64(m, 'an input_image');
+    return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
   }
   return { type: 'image', source: { type: 'url', url } };
 }
@@ -205,41 +316,36 @@ function imageBlock(
 function documentBlock(
   part: Extract<ContentPart, { type: 'input_file' }>,
 ): DocumentBlockParam | undefined {
-  const title = part.filename ? { title: part.filename } : {};
-  if (part.file_id)
-    return { type: 'document', source: { type: 'file', file_id: part.file_id }, ...title };
-  if (part.file_url)
-    return { type: 'document', source: { type: 'url', url: part.file_url }, ...title };
-  if (!part.file_data) return undefined;
-  const m = DATA_URL.exec(part.file_data);
-  const mediaType = m ? (m[1] ?? 'application/octet-stream') : 'application/pdf';
-  const payload = m ? m[3] : part.file_data;
-  const isBase64 = m ? (m[2] ?? '').includes('base64') : true;
+  const filename = optional(part, 'filename');
+  const fileId = optional(part, 'file_id');
+  const fileUrl = optional(part, 'file_url');
+  const fileData = optional(part, 'file_data');
+  const title = filename ? { title: filename } : {};
+  if (fileId) return { type: 'document', source: { type: 'file', file_id: fileId }, ...title };
+  if (fileUrl) return { type: 'document', source: { type: 'url', url: fileUrl }, ...title };
+  if (!fileData) return undefined;
+  const what = `input_file${filename ? ` "${filename}"` : ''}`;
+  // A bare string is base64 PDF data (the Responses API's file_data without a data: prefix).
+  const m = DATA_URL.exec(fileData) ?? DATA_URL.exec(`data:application/pdf;base64,${fileData}`)!;
+  const mediaType = m[1] ?? 'application/octet-stream';
   if (mediaType === 'application/pdf') {
     return {
       type: 'document',
-      source: { type: 'base64', media_type: 'application/pdf', data: payload },
+      source: { type: 'base64', media_type: 'application/pdf', data: dataUrlBase64(m, what) },
       ...title,
     };
   }
   if (mediaType === 'text/plain') {
-    const text = isBase64 ? decodeBase64Utf8(payload) : decodeURIComponent(payload);
+    const data = new TextDecoder().decode(base64ToBytes(dataUrlBase64(m, what)));
     return {
       type: 'document',
-      source: { type: 'text', media_type: 'text/plain', data: text },
+      source: { type: 'text', media_type: 'text/plain', data },
       ...title,
     };
   }
   throw new UserError(
-    `Anthropic cannot read input_file${part.filename ? ` "${part.filename}"` : ''} of media type "${mediaType}". Send a PDF or text/plain file, or an image as input_image.`,
+    `Anthropic cannot read ${what} of media type "${mediaType}". Send a PDF or text/plain file, or an image as input_image.`,
   );
-}
-
-function decodeBase64Utf8(base64: string): string {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
 }
 
 function toolResultContent(

@@ -3,18 +3,22 @@
  * OpenAI-compatible endpoint, through the official `openai` client.
  */
 
-import type {
-  Model,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamEvent,
-  RetryAdvice,
+import {
+  type Model,
+  ModelCallError,
+  type ModelEndpoint,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+  type RetryAdvice,
 } from '@baton/kernel';
 import type OpenAI from 'openai';
-import { getChatRetryAdvice, toModelCallError } from './chat-errors.js';
+import { getChatRetryAdvice, readFailure } from './chat-errors.js';
 import { convertChatStream } from './chat-stream.js';
 import { convertFromChatOutput } from './convert-from-chat-output.js';
 import { type ChatInputOptions, convertToChatInput } from './convert-to-chat-input.js';
+import { endpointOf, toolCallIdFormatFor } from './endpoint.js';
+import { assertValidOutputItems } from './output-check.js';
 
 /** Options of {@link ChatCompletionsModel}. */
 export interface ChatCompletionsModelOptions {
@@ -28,6 +32,19 @@ export interface ChatCompletionsModelOptions {
   reasoningContent?: 'drop' | 'replay';
   /** `'native'` (default): `response_format` json_schema; `'instructions'`: schema in the system prompt. */
   structuredOutput?: 'native' | 'instructions';
+  /**
+   * The GenAI semantic-conventions `gen_ai.provider.name` for traces (e.g. `'deepseek'`,
+   * `'groq'`, `'mistral_ai'`, `'gcp.gemini'`). Default: derived from the client's base URL host
+   * when it is a known vendor's, else `'openai'` (the conventions' value for an OpenAI-compatible
+   * client when the actual system is not known).
+   */
+  providerName?: string;
+  /**
+   * How tool call ids are sent back: `'any'` as they are; `'alphanumeric9'` mapped to 9
+   * letters/digits (Mistral rejects other ids: "Tool call id … must be a-z, A-Z, 0-9, with a
+   * length of 9"). Default: `'alphanumeric9'` for api.mistral.ai, else `'any'`.
+   */
+  toolCallIdFormat?: 'any' | 'alphanumeric9';
 }
 
 /**
@@ -36,9 +53,11 @@ export interface ChatCompletionsModelOptions {
  * - `getResponse` sends one non-streamed request and converts the `chat.completion` body.
  * - `getStreamedResponse` sends `stream: true` with `stream_options: { include_usage: true }`
  *   and yields kernel stream events ending with `response_done` (see `convertChatStream`).
- * - Errors become `ModelCallError` (HTTP 408/409/429/5xx and connection failures before output
- *   are retryable, with `retryAfterMs` from `retry-after-ms` / `retry-after`);
- *   `getRetryAdvice` reports that to the kernel's retry policy.
+ * - Errors become `ModelCallError` naming the request URL (HTTP 408/409/429/5xx and connection
+ *   failures before output are retryable, with `retryAfterMs` from `retry-after-ms` /
+ *   `retry-after`); `getRetryAdvice` reports that to the kernel's retry policy. A body that is not
+ *   a Chat Completions object (an HTML page, `data: null` in a stream) is a `ModelCallError`; an
+ *   output item the kernel's item schema rejects is a `ModelBehaviorError`.
  *
  * @throws UserError from both methods, before any request is sent, for hosted tools and other
  *   Responses-only features (see `convertToChatInput`).
@@ -47,17 +66,23 @@ export class ChatCompletionsModel implements Model {
   readonly specificationVersion = 'v1' as const;
   readonly provider: string;
   readonly modelId: string;
+  /** Where this model is served, for traces (`gen_ai.provider.name`, `server.address`, `server.port`). */
+  readonly endpoint: ModelEndpoint;
   private readonly client: OpenAI;
   private readonly inputOptions: ChatInputOptions;
+  private readonly url: string;
 
   constructor(options: ChatCompletionsModelOptions) {
     this.client = options.client;
     this.modelId = options.modelId;
     this.provider = options.providerId ?? 'chat';
+    this.url = `${String(this.client.baseURL ?? '').replace(/\/+$/, '')}/chat/completions`;
+    this.endpoint = endpointOf(this.client.baseURL, options.providerName);
     this.inputOptions = {
       providerId: this.provider,
       reasoningContent: options.reasoningContent ?? 'drop',
       structuredOutput: options.structuredOutput ?? 'native',
+      toolCallIdFormat: options.toolCallIdFormat ?? toolCallIdFormatFor(this.client.baseURL),
     };
   }
 
@@ -76,9 +101,17 @@ export class ChatCompletionsModel implements Model {
       );
     } catch (error) {
       request.signal?.throwIfAborted();
-      throw toModelCallError(error, { providerId: this.provider });
+      if (error instanceof SyntaxError) {
+        throw new ModelCallError(
+          `${this.provider} (Chat Completions) at ${this.url} answered with a JSON content type but a body that is not JSON (${error.message}). Check baseURL and any proxy in between.`,
+          { code: 'invalid_response', cause: error },
+        );
+      }
+      throw readFailure(error, { providerId: this.provider, url: this.url });
     }
-    return convertFromChatOutput(completion, this.provider);
+    const response = convertFromChatOutput(completion, this.provider, this.url);
+    await assertValidOutputItems(response.output, `${this.provider} (Chat Completions)`);
+    return response;
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -95,9 +128,13 @@ export class ChatCompletionsModel implements Model {
       );
     } catch (error) {
       request.signal?.throwIfAborted();
-      throw toModelCallError(error, { providerId: this.provider });
+      throw readFailure(error, { providerId: this.provider, url: this.url });
     }
-    yield* convertChatStream(stream, { providerId: this.provider, signal: request.signal });
+    yield* convertChatStream(stream, {
+      providerId: this.provider,
+      signal: request.signal,
+      url: this.url,
+    });
   }
 
   getRetryAdvice(error: unknown, attempt: number): RetryAdvice | undefined {

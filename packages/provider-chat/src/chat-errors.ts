@@ -69,6 +69,15 @@ export interface ChatErrorContext {
   providerId: string;
   /** Whether any model output (a delta) was already produced; a cut after output is not retryable. */
   outputStarted?: boolean;
+  /** The request URL (`<baseURL>/chat/completions`), named in the message. */
+  url?: string;
+}
+
+/** `text` as one sentence: trimmed, ending in exactly one `.` (or its own `?` / `!`). */
+export function asSentence(text: string): string {
+  const trimmed = text.trim().replace(/[.\s]+$/, '');
+  if (trimmed === '') return '';
+  return /[?!]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /**
@@ -82,43 +91,51 @@ export interface ChatErrorContext {
  *   was produced yet (`outputStarted` false).
  * - An `{ error }` payload inside a stream (no HTTP status) → retryable only for rate-limit and
  *   server-error codes.
+ * - A stream event that is not JSON (the client's `SyntaxError`) → `code: 'invalid_stream_event'`,
+ *   retryable only before any output.
+ *
+ * Messages name the request URL when `context.url` is given.
  */
 export function toModelCallError(error: unknown, context: ChatErrorContext): unknown {
   if (BatonError.isInstance(error) || error instanceof APIUserAbortError) return error;
   const where = `${context.providerId} (Chat Completions)`;
+  const at = context.url ? ` at ${context.url}` : '';
   if (isConnectionFailure(error)) {
     const retryable = !context.outputStarted;
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
     return new ModelCallError(
       retryable
-        ? `Connection to ${where} failed before any output (${detail}). The request can be retried.`
-        : `Connection to ${where} was cut after the response had started (${detail}); it is not replayed. Retry the turn if needed.`,
+        ? `Connection to ${where}${at} failed before any output (${detail}). The request can be retried; if it keeps failing, check that the server runs and baseURL is right.`
+        : `Connection to ${where}${at} was cut after the response had started (${detail}); it is not replayed. Retry the turn if needed.`,
       { retryable, cause: error, code: 'connection_error' },
+    );
+  }
+  if (error instanceof SyntaxError) {
+    const retryable = !context.outputStarted;
+    return new ModelCallError(
+      `${where}${at} sent a stream event that is not valid JSON (${asSentence(error.message)})${retryable ? ' The request can be retried.' : ' Output had already started; it is not replayed.'}`,
+      { retryable, cause: error, code: 'invalid_stream_event' },
     );
   }
   if (error instanceof APIError) {
     const body = (error.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown };
     const apiMessage = typeof body.message === 'string' ? body.message : error.message;
-    const code =
-      (error.code ??
-        (typeof body.code === 'string' ? body.code : undefined) ??
-        error.type ??
-        undefined) ||
-      undefined;
+    const code = [error.code, body.code, error.type].find(
+      (c): c is string => typeof c === 'string' && c !== '',
+    );
     if (error.status === undefined) {
       const retryable =
         typeof code === 'string' && RETRYABLE_CODES.has(code) && !context.outputStarted;
-      return new ModelCallError(`${where} sent an error in the response stream: ${apiMessage}`, {
-        retryable,
-        code,
-        cause: error,
-      });
+      return new ModelCallError(
+        `${where}${at} sent an error in the response stream: ${asSentence(apiMessage)}`,
+        { retryable, code, cause: error },
+      );
     }
     const status = error.status;
     const retryable = isRetryableStatus(status);
     const retryAfterMs = retryable ? retryAfterMsFromHeaders(error.headers) : undefined;
     return new ModelCallError(
-      `${where} request failed with HTTP ${status}: ${apiMessage}. ${hintFor(status)}`,
+      `${where} request${at} failed with HTTP ${status}: ${asSentence(apiMessage)} ${hintFor(status)}`,
       {
         statusCode: status,
         retryable,
@@ -129,6 +146,23 @@ export function toModelCallError(error: unknown, context: ChatErrorContext): unk
     );
   }
   return error;
+}
+
+/**
+ * A failure of the `openai` client while reading a response or stream, as a Baton error: what
+ * {@link toModelCallError} knows, else (the client choked on a malformed body, e.g. a `TypeError`
+ * in its chunk handling) a `ModelCallError` with `code: 'invalid_stream_event'`, retryable while
+ * no output was produced. Aborts pass through.
+ */
+export function readFailure(error: unknown, context: ChatErrorContext): unknown {
+  const mapped = toModelCallError(error, context);
+  if (BatonError.isInstance(mapped) || mapped instanceof APIUserAbortError) return mapped;
+  const retryable = !context.outputStarted;
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new ModelCallError(
+    `The openai client could not read the ${context.providerId} (Chat Completions) answer${context.url ? ` from ${context.url}` : ''} (${asSentence(detail)}) It does not follow the Chat Completions format.${retryable ? ' The request can be retried.' : ' Output had already started; it is not replayed.'}`,
+    { retryable, cause: error, code: 'invalid_stream_event' },
+  );
 }
 
 function hintFor(status: number): string {

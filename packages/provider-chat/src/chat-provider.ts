@@ -23,6 +23,14 @@ export interface ChatProviderOptions {
   structuredOutput?: 'native' | 'instructions';
   /** Model used when `getModel()` gets no name. Default: none (a name is required). */
   defaultModel?: string;
+  /**
+   * `gen_ai.provider.name` on trace spans (GenAI semantic conventions: `'deepseek'`, `'groq'`,
+   * `'mistral_ai'`, `'gcp.gemini'`, …). Default: from the base URL host when it is a known
+   * vendor's, else `'openai'`.
+   */
+  providerName?: string;
+  /** See `ChatCompletionsModelOptions.toolCallIdFormat`. Default: `'alphanumeric9'` for api.mistral.ai, else `'any'`. */
+  toolCallIdFormat?: 'any' | 'alphanumeric9';
 }
 
 /**
@@ -66,6 +74,8 @@ export function createChatProvider(options: ChatProviderOptions = {}): ModelProv
         providerId,
         reasoningContent: options.reasoningContent,
         structuredOutput: options.structuredOutput,
+        providerName: options.providerName,
+        toolCallIdFormat: options.toolCallIdFormat,
       });
     },
   };

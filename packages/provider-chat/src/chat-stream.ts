@@ -1,12 +1,14 @@
 /**
  * Chat Completions stream (`chat.completion.chunk` objects, already parsed from SSE by the
  * `openai` client) → the kernel's `ModelStreamEvent`s. Source: OpenAI Chat Completions
- * streaming reference; DeepSeek (`reasoning_content` deltas, usage on the finish chunk) and
- * Groq (`reasoning` deltas, `x_groq.usage`) variants as recorded from the live APIs.
+ * streaming reference; DeepSeek (`reasoning_content` deltas, usage on the finish chunk), Groq
+ * (`reasoning` deltas, `x_groq.usage`) and the tool-call variants of other OpenAI-compatible
+ * servers (see `chat-tool-calls.ts` and docs/provider-quirks.md).
  */
-import type { FunctionCallItem, Item, ModelStreamEvent } from '@baton/kernel';
+import type { Item, ModelStreamEvent } from '@baton/kernel';
 import { ModelCallError } from '@baton/kernel';
-import { toModelCallError } from './chat-errors.js';
+import { readFailure, toModelCallError } from './chat-errors.js';
+import { ChatToolCallAssembler, callIdOf } from './chat-tool-calls.js';
 import {
   assertNotCutInToolCall,
   type ChatUsageWire,
@@ -15,23 +17,11 @@ import {
   chatReasoningItem,
   contentTextOf,
   convertChatUsage,
+  nonEmptyString,
   reasoningTextOf,
+  uniqueCallIds,
 } from './convert-from-chat-output.js';
-
-interface ChunkWire {
-  id?: string;
-  model?: string;
-  choices?: { index?: number; delta?: any; finish_reason?: string | null }[];
-  usage?: ChatUsageWire | null;
-  x_groq?: { usage?: ChatUsageWire | null };
-}
-
-interface ToolCallState {
-  id: string;
-  name: string;
-  arguments: string;
-  outputIndex: number;
-}
+import { assertValidOutputItems } from './output-check.js';
 
 /** Options of {@link convertChatStream}. */
 export interface ChatStreamOptions {
@@ -39,26 +29,37 @@ export interface ChatStreamOptions {
   providerId: string;
   /** The request's abort signal: an abort ends the stream with the signal's reason. */
   signal?: AbortSignal;
+  /** The request URL, named in error messages. */
+  url?: string;
 }
 
+const isRecord = (value: unknown): value is Record<string, any> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
- * Turns the chunks of one streamed completion into kernel stream events:
- * `response_started` (first chunk), a `raw` event per chunk, `output_item_added` when a
- * reasoning text, message or tool call first appears, `reasoning_delta` / `text_delta` /
- * `function_call_arguments_delta`, then `output_item_done` per item and one `response_done`
- * with the full response. Tool calls are assembled by their `index` across chunks (the first
- * chunk of a call carries `id` and `name`). Usage is read from whichever chunk carries it (a
- * separate `choices: []` chunk, the finish chunk, or `x_groq.usage`); none means zeros.
+ * Turns the chunks of one streamed completion into kernel stream events: a `raw` event per
+ * chunk; `response_started` once (with the first non-empty chunk `id`; at the latest before the
+ * first output); `output_item_added` when a reasoning text, message or tool call first appears;
+ * `reasoning_delta` / `text_delta` / `function_call_arguments_delta`; then `output_item_done`
+ * per item and one `response_done` with the full response.
  *
- * @throws ModelCallError when the stream fails or ends before a `finish_reason` (retryable only
- *   when no output had been produced); ModelBehaviorError when the token limit cut a tool call;
- *   the signal's reason when aborted.
+ * Metadata: `responseId` and `modelName` come from the first chunk where they are non-empty
+ * (routers such as Azure's send a first chunk with `id: ""`, `model: ""` and `choices: []`).
+ * Tool calls are assembled as described in `ChatToolCallAssembler`. Usage is read from whichever
+ * chunk carries it (a separate `choices: []` chunk, the finish chunk, or `x_groq.usage`); none
+ * means zeros.
+ *
+ * @throws ModelCallError when the stream fails, carries an event that is not a JSON object
+ *   (`data: null`), or ends before a `finish_reason` (retryable only when no output had been
+ *   produced); ModelBehaviorError when the token limit cut a tool call or an assembled item is
+ *   invalid; the signal's reason when aborted.
  */
 export async function* convertChatStream(
   chunks: AsyncIterable<unknown>,
   options: ChatStreamOptions,
 ): AsyncGenerator<ModelStreamEvent> {
   const { providerId, signal } = options;
+  const where = `${providerId} (Chat Completions)`;
   let responseId: string | undefined;
   let modelName: string | undefined;
   let started = false;
@@ -66,29 +67,53 @@ export async function* convertChatStream(
   let nextIndex = 0;
   let reasoning: { text: string; outputIndex: number } | undefined;
   let message: { text: string; refusal: string; outputIndex: number } | undefined;
-  const calls = new Map<number, ToolCallState>();
+  const tools = new ChatToolCallAssembler();
   let finishReason: string | undefined;
   let usage: ChatUsageWire | undefined;
-  const fallbackId = (index: number) => `${responseId ?? 'chat'}_call_${index}`;
+  const fallbackPrefix = () => responseId ?? `chat_${Math.random().toString(36).slice(2, 10)}`;
+  const startEvent = (): ModelStreamEvent => {
+    started = true;
+    return { type: 'response_started', responseId };
+  };
 
+  // Failures of reading the stream (the client's SSE parsing and chunk handling), as Baton errors.
+  const reads = (async function* () {
+    try {
+      yield* chunks;
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw readFailure(error, { providerId, outputStarted, url: options.url });
+    }
+  })();
   try {
-    for await (const raw of chunks) {
-      const chunk = raw as ChunkWire;
-      if (!started) {
-        started = true;
-        responseId = chunk.id;
-        yield { type: 'response_started', responseId };
+    for await (const raw of reads) {
+      if (!isRecord(raw)) {
+        throw new ModelCallError(
+          `${where} sent a stream event that is not a JSON object (${(JSON.stringify(raw) ?? 'nothing').slice(0, 100)})${options.url ? ` from ${options.url}` : ''}; the stream is not usable. ${outputStarted ? 'Output had already started; it is not replayed.' : 'The request can be retried.'}`,
+          { retryable: !outputStarted, code: 'invalid_stream_event' },
+        );
       }
-      modelName ??= chunk.model;
+      const chunk = raw;
+      responseId ??= nonEmptyString(chunk.id);
+      modelName ??= nonEmptyString(chunk.model);
+      if (!started && responseId !== undefined) yield startEvent();
       yield { type: 'raw', providerId, event: raw };
-      const chunkUsage = chunk.usage ?? chunk.x_groq?.usage;
+      const chunkUsage = isRecord(chunk.usage)
+        ? chunk.usage
+        : isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)
+          ? chunk.x_groq.usage
+          : undefined;
       if (chunkUsage) usage = chunkUsage;
-      const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
+      const choices: unknown[] = Array.isArray(chunk.choices) ? chunk.choices : [];
+      const choice = choices.find((c) => isRecord(c) && (c.index ?? 0) === 0) as
+        | Record<string, any>
+        | undefined;
       if (!choice) continue;
-      const delta = choice.delta ?? {};
+      const delta: Record<string, any> = isRecord(choice.delta) ? choice.delta : {};
 
       const reasoningDelta = reasoningTextOf(delta);
       if (reasoningDelta) {
+        if (!started) yield startEvent();
         if (!reasoning) {
           reasoning = { text: '', outputIndex: nextIndex++ };
           yield {
@@ -109,6 +134,7 @@ export async function* convertChatStream(
       const textDelta = contentTextOf(delta.content);
       const refusalDelta = typeof delta.refusal === 'string' ? delta.refusal : '';
       if (textDelta || refusalDelta) {
+        if (!started) yield startEvent();
         if (!message) {
           message = { text: '', refusal: '', outputIndex: nextIndex++ };
           yield {
@@ -125,59 +151,55 @@ export async function* convertChatStream(
         }
       }
 
-      const toolCalls: any[] = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
+      const toolCalls: unknown[] = Array.isArray(delta.tool_calls) ? delta.tool_calls : [];
       for (let position = 0; position < toolCalls.length; position++) {
-        const tc = toolCalls[position];
-        const index = typeof tc.index === 'number' ? tc.index : position;
-        let call = calls.get(index);
-        if (!call) {
-          call = {
-            id: tc.id ?? '',
-            name: tc.function?.name ?? '',
-            arguments: '',
-            outputIndex: nextIndex++,
+        const result = tools.apply(toolCalls[position], position, () => ({
+          outputIndex: nextIndex++,
+          fallbackId: `${fallbackPrefix()}_call_${tools.calls.length}`,
+        }));
+        if (!result) continue;
+        if (!started) yield startEvent();
+        outputStarted = true;
+        const { call } = result;
+        if (result.started) {
+          yield {
+            type: 'output_item_added',
+            item: {
+              type: 'function_call',
+              call_id: callIdOf(call),
+              name: call.name,
+              arguments: '',
+              status: 'in_progress',
+            },
+            outputIndex: call.outputIndex,
           };
-          calls.set(index, call);
-          outputStarted = true;
-          const added: FunctionCallItem = {
-            type: 'function_call',
-            call_id: call.id || fallbackId(index),
-            name: call.name,
-            arguments: '',
-            status: 'in_progress',
-          };
-          yield { type: 'output_item_added', item: added, outputIndex: call.outputIndex };
-        } else {
-          if (tc.id && !call.id) call.id = tc.id;
-          if (tc.function?.name && !call.name) call.name = tc.function.name;
         }
-        const argsDelta = tc.function?.arguments;
-        if (typeof argsDelta === 'string' && argsDelta !== '') {
-          call.arguments += argsDelta;
+        if (result.argumentsDelta !== '') {
           yield {
             type: 'function_call_arguments_delta',
-            delta: argsDelta,
-            callId: call.id || fallbackId(index),
+            delta: result.argumentsDelta,
+            callId: callIdOf(call),
             outputIndex: call.outputIndex,
           };
         }
       }
-      if (choice.finish_reason) finishReason = choice.finish_reason;
+      if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '')
+        finishReason = choice.finish_reason;
     }
   } catch (error) {
     signal?.throwIfAborted();
-    throw toModelCallError(error, { providerId, outputStarted });
+    throw toModelCallError(error, { providerId, outputStarted, url: options.url });
   }
   signal?.throwIfAborted();
   if (finishReason === undefined) {
     throw new ModelCallError(
       outputStarted
-        ? `The ${providerId} (Chat Completions) stream ended before a finish_reason, after output had started; it is not replayed. Retry the turn if needed.`
-        : `The ${providerId} (Chat Completions) stream ended before any output or finish_reason. The request can be retried.`,
+        ? `The ${where} stream ended before a finish_reason, after output had started; it is not replayed. Retry the turn if needed.`
+        : `The ${where} stream ended before any output or finish_reason. The request can be retried.`,
       { retryable: !outputStarted, code: 'stream_incomplete' },
     );
   }
-  assertNotCutInToolCall(finishReason, calls.size > 0, providerId);
+  assertNotCutInToolCall(finishReason, tools.calls.length > 0, providerId);
 
   const incomplete = finishReason === 'length' || finishReason === 'content_filter';
   const indexed: { item: Item; outputIndex: number }[] = [];
@@ -189,22 +211,31 @@ export async function* convertChatStream(
   const messageItem =
     message && chatMessageItem(message.text, message.refusal || undefined, incomplete);
   if (message && messageItem) indexed.push({ item: messageItem, outputIndex: message.outputIndex });
-  for (const [index, call] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
-    indexed.push({
-      item: chatFunctionCallItem(call, fallbackId(index)),
-      outputIndex: call.outputIndex,
-    });
-  }
+  const callItems = uniqueCallIds(
+    tools.calls.map((call) =>
+      chatFunctionCallItem(
+        {
+          id: call.id,
+          name: call.name,
+          arguments: call.arguments,
+          extra_content: call.extraContent,
+        },
+        call.fallbackId,
+        providerId,
+      ),
+    ),
+  );
+  tools.calls.forEach((call, i) => {
+    indexed.push({ item: callItems[i], outputIndex: call.outputIndex });
+  });
   indexed.sort((a, b) => a.outputIndex - b.outputIndex);
+  const output = indexed.map((e) => e.item);
+  await assertValidOutputItems(output, where);
+  if (!started) yield startEvent();
   for (const entry of indexed)
     yield { type: 'output_item_done', item: entry.item, outputIndex: entry.outputIndex };
   yield {
     type: 'response_done',
-    response: {
-      output: indexed.map((e) => e.item),
-      usage: convertChatUsage(usage),
-      responseId,
-      modelName,
-    },
+    response: { output, usage: convertChatUsage(usage), responseId, modelName },
   };
 }

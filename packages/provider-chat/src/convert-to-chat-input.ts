@@ -23,6 +23,8 @@ export interface ChatInputOptions {
    * appends the schema to the system prompt for endpoints without `response_format`.
    */
   structuredOutput?: 'native' | 'instructions';
+  /** See `ChatMessageOptions.toolCallIdFormat`. Default `'any'`. */
+  toolCallIdFormat?: 'any' | 'alphanumeric9';
 }
 
 /** A Chat Completions request body; extra provider fields (from `providerOptions`) are allowed. */
@@ -64,6 +66,7 @@ export function convertToChatInput(
     messages: convertToChatMessages(request.input, system, {
       providerId: id,
       reasoningContent: options.reasoningContent,
+      toolCallIdFormat: options.toolCallIdFormat,
     }),
   };
   if (tools.length > 0) {

@@ -14,7 +14,11 @@
  * - reasoning items are dropped, except `provider_data[providerId].reasoning_content`, which is
  *   replayed on the next assistant message when `reasoningContent` is `'replay'` (DeepSeek);
  * - hosted-tool items and other Responses-only items are dropped (Chat Completions cannot
- *   represent them).
+ *   represent them);
+ * - a function call's `provider_data[providerId].extra_content` (Gemini's thought signature) is
+ *   sent back on its tool call;
+ * - with `toolCallIdFormat: 'alphanumeric9'` (Mistral) every tool call id and `tool_call_id` is
+ *   mapped to 9 letters/digits, the same way for a call and its output.
  */
 
 import { type ContentPart, type Item, type MessageItem, UserError } from '@baton/kernel';
@@ -23,6 +27,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
+import { alphanumeric9 } from './endpoint.js';
 
 /** How items are converted; see {@link convertToChatMessages}. */
 export interface ChatMessageOptions {
@@ -30,6 +35,8 @@ export interface ChatMessageOptions {
   providerId: string;
   /** `'replay'` sends `reasoning_content` back on assistant messages (DeepSeek); default drop. */
   reasoningContent?: 'drop' | 'replay';
+  /** `'alphanumeric9'` maps tool call ids to `[a-zA-Z0-9]{9}` (Mistral); default `'any'` (as is). */
+  toolCallIdFormat?: 'any' | 'alphanumeric9';
 }
 
 interface AssistantDraft {
@@ -43,13 +50,15 @@ interface AssistantDraft {
  * Converts kernel items to Chat Completions messages. `systemInstructions` (when given) becomes
  * the first `system` message.
  * @throws UserError for content Chat Completions cannot carry (an image given only by
- *   `file_id`, a file given only by `file_url`, images in a system message).
+ *   `file_id`, a file given only by `file_url`, images in a system message), and for content
+ *   parts without the field their type needs (an `input_text` without a string `text`, …).
  */
 export function convertToChatMessages(
   items: readonly Item[],
   systemInstructions: string | undefined,
   options: ChatMessageOptions,
 ): ChatCompletionMessageParam[] {
+  const callId = options.toolCallIdFormat === 'alphanumeric9' ? alphanumeric9 : (id: string) => id;
   const head: ChatCompletionMessageParam[] = [];
   const body: ChatCompletionMessageParam[] = [];
   if (systemInstructions) head.push({ role: 'system', content: systemInstructions });
@@ -96,7 +105,7 @@ export function convertToChatMessages(
           flushMedia();
           flushAssistant();
           draft = startDraft();
-          const { text, refusal } = assistantText(message.content);
+          const { text, refusal } = assistantText(message.content, options.providerId);
           draft.text = text;
           draft.refusal = refusal;
         }
@@ -105,11 +114,16 @@ export function convertToChatMessages(
       case 'function_call': {
         flushMedia();
         draft ??= startDraft();
-        draft.toolCalls.push({
-          id: item.call_id,
+        const toolCall: ChatCompletionMessageToolCall & { extra_content?: unknown } = {
+          id: callId(item.call_id),
           type: 'function',
           function: { name: item.name, arguments: item.arguments },
-        });
+        };
+        const extra = (item.provider_data?.[options.providerId] as { extra_content?: unknown })
+          ?.extra_content;
+        if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
+          toolCall.extra_content = extra;
+        draft.toolCalls.push(toolCall);
         break;
       }
       case 'function_call_output': {
@@ -117,7 +131,7 @@ export function convertToChatMessages(
         const { text, parts } = toolOutput(item.output, options.providerId);
         body.push({
           role: 'tool',
-          tool_call_id: item.call_id,
+          tool_call_id: callId(item.call_id),
           content:
             parts.length > 0 && text === ''
               ? `[${parts.length} attachment(s) follow in the next user message]`
@@ -160,23 +174,46 @@ function finishAssistant(draft: AssistantDraft): ChatCompletionMessageParam | un
   return message as unknown as ChatCompletionMessageParam;
 }
 
-function assistantText(content: MessageItem['content']): { text?: string; refusal?: string } {
+function assistantText(
+  content: MessageItem['content'],
+  providerId: string,
+): { text?: string; refusal?: string } {
   if (typeof content === 'string') return { text: content };
   let text: string | undefined;
   let refusal: string | undefined;
   for (const part of content) {
-    if (part.type === 'output_text' || part.type === 'input_text') text = (text ?? '') + part.text;
-    else if (part.type === 'refusal') refusal = (refusal ?? '') + part.refusal;
+    if (part.type === 'output_text' || part.type === 'input_text')
+      text = (text ?? '') + field(part, 'text', providerId);
+    else if (part.type === 'refusal')
+      refusal = (refusal ?? '') + field(part, 'refusal', providerId);
   }
   return { text, refusal };
+}
+
+/** The string field a part's type requires; `UserError` naming the part when it is missing. */
+function field(part: ContentPart, name: 'text' | 'refusal', providerId: string): string {
+  const value = (part as unknown as Record<string, unknown>)[name];
+  if (typeof value === 'string') return value;
+  throw new UserError(
+    `A "${part.type}" content part has no string "${name}" (got ${value === undefined ? 'none' : typeof value}), so it cannot be sent to Chat Completions (provider "${providerId}"). Fix the item in the input or session history.`,
+  );
+}
+
+function optionalString(part: ContentPart, name: string, providerId: string): string | undefined {
+  const value = (part as unknown as Record<string, unknown>)[name];
+  if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
+  throw new UserError(
+    `The "${name}" of a "${part.type}" content part must be a string (got ${typeof value}); provider "${providerId}" cannot send it. Fix the item in the input or session history.`,
+  );
 }
 
 function textOnly(message: MessageItem, providerId: string): string {
   if (typeof message.content === 'string') return message.content;
   return message.content
     .map((part) => {
-      if (part.type === 'input_text' || part.type === 'output_text') return part.text;
-      if (part.type === 'refusal') return part.refusal;
+      if (part.type === 'input_text' || part.type === 'output_text')
+        return field(part, 'text', providerId);
+      if (part.type === 'refusal') return field(part, 'refusal', providerId);
       throw new UserError(
         `A ${message.role} message holds an "${part.type}" part, which Chat Completions (provider "${providerId}") does not accept in ${message.role} messages. Move it to a user message.`,
       );
@@ -215,32 +252,37 @@ function toChatPart(part: ContentPart, providerId: string): ChatCompletionConten
   switch (part.type) {
     case 'input_text':
     case 'output_text':
-      return { type: 'text', text: part.text };
+      return { type: 'text', text: field(part, 'text', providerId) };
     case 'refusal':
-      return { type: 'text', text: part.refusal };
+      return { type: 'text', text: field(part, 'refusal', providerId) };
     case 'input_image': {
-      if (!part.image_url) {
+      const imageUrl = optionalString(part, 'image_url', providerId);
+      const detail = optionalString(part, 'detail', providerId);
+      if (!imageUrl) {
         throw new UserError(
           `An input_image given only by file_id cannot be sent to Chat Completions (provider "${providerId}"): image_url parts need an http(s) or data: URL. Pass image_url instead.`,
         );
       }
       return {
         type: 'image_url',
-        image_url: part.detail
-          ? { url: part.image_url, detail: part.detail }
-          : { url: part.image_url },
+        image_url: detail
+          ? { url: imageUrl, detail: detail as 'auto' | 'low' | 'high' }
+          : { url: imageUrl },
       };
     }
     case 'input_file': {
-      if (!part.file_data && !part.file_id) {
+      const fileData = optionalString(part, 'file_data', providerId);
+      const fileId = optionalString(part, 'file_id', providerId);
+      const filename = optionalString(part, 'filename', providerId);
+      if (!fileData && !fileId) {
         throw new UserError(
           `An input_file given only by file_url cannot be sent to Chat Completions (provider "${providerId}"): file parts take file_data (base64 data: URL) or file_id. Download the file and pass file_data.`,
         );
       }
       const file: { file_data?: string; file_id?: string; filename?: string } = {};
-      if (part.file_data) file.file_data = part.file_data;
-      if (part.file_id) file.file_id = part.file_id;
-      if (part.filename) file.filename = part.filename;
+      if (fileData) file.file_data = fileData;
+      if (fileId) file.file_id = fileId;
+      if (filename) file.filename = filename;
       return { type: 'file', file };
     }
     default:

@@ -9,6 +9,7 @@ import {
   type Item,
   type MessageItem,
   ModelBehaviorError,
+  ModelCallError,
   type ModelResponse,
   type Usage,
 } from '@baton/kernel';
@@ -39,7 +40,8 @@ export interface ResponsesUsageLike {
  * `summary: []`. Everything else is kept byte for byte (ids, `status`, `encrypted_content`, …).
  */
 export function fromResponsesOutputItem(raw: unknown): Item {
-  const item = { ...(raw as Record<string, unknown>) };
+  // Not an object: `{}` (no `type`), which the output check rejects with a clear error.
+  const item: Record<string, unknown> = isRecord(raw) ? { ...raw } : {};
   if (item.type === 'reasoning' && !Array.isArray(item.summary)) item.summary = [];
   return item as unknown as Item;
 }
@@ -52,17 +54,40 @@ export function fromResponsesOutputItem(raw: unknown): Item {
  * block counts as zeros.
  */
 export function fromResponsesUsage(usage: ResponsesUsageLike | null | undefined): Usage {
-  const inputTokens = usage?.input_tokens ?? 0;
-  const outputTokens = usage?.output_tokens ?? 0;
+  const u = isRecord(usage) ? usage : {};
+  const inputTokens = num(u.input_tokens);
+  const outputTokens = num(u.output_tokens);
   return {
     requests: 1,
     inputTokens,
     outputTokens,
-    totalTokens: usage?.total_tokens ?? inputTokens + outputTokens,
-    cachedInputTokens: usage?.input_tokens_details?.cached_tokens ?? 0,
+    totalTokens: num(u.total_tokens, inputTokens + outputTokens),
+    cachedInputTokens: num(
+      isRecord(u.input_tokens_details) ? u.input_tokens_details.cached_tokens : 0,
+    ),
     cacheCreationInputTokens: 0,
-    reasoningTokens: usage?.output_tokens_details?.reasoning_tokens ?? 0,
+    reasoningTokens: num(
+      isRecord(u.output_tokens_details) ? u.output_tokens_details.reasoning_tokens : 0,
+    ),
   };
+}
+
+/** A finite, non-negative token count, else `fallback` (counts of the wrong type are ignored). */
+function num(value: unknown, fallback = 0): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+const isRecord = (value: unknown): value is Record<string, any> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The start of a body that is not a Responses object, for error messages. */
+export function bodySnippet(body: unknown): string {
+  if (typeof body === 'string') {
+    const text = body.trim().replace(/\s+/g, ' ');
+    return text === '' ? 'an empty body' : `it starts with ${JSON.stringify(text.slice(0, 80))}`;
+  }
+  if (body === undefined) return 'an empty body';
+  return `got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`;
 }
 
 /**
@@ -92,11 +117,15 @@ export interface FromResponsesResponseOptions {
   fallbackOutput?: Item[];
   /** Whether output already reached the caller (decides retryability of a failure). */
   outputEmitted?: boolean;
+  /** The request URL, named in error messages. */
+  url?: string;
 }
 
 /**
- * Converts a whole response. `status: 'failed'` throws `ModelCallError` (server message and
- * code; see `streamFailure`). `status: 'incomplete'` is returned as is when
+ * Converts a whole response. A body that is not a JSON object (an HTML page from a proxy, a
+ * wrong `baseURL`), or whose `output` is not a list (or, outside a stream, is missing), throws
+ * `ModelCallError` (`code: 'invalid_response'`). `status: 'failed'` throws `ModelCallError`
+ * (server message and code; see `streamFailure`). `status: 'incomplete'` is returned as is when
  * {@link hasUsableOutput} holds (the items keep their `incomplete` status, so a truncated text is
  * visible as such); otherwise it throws `ModelBehaviorError` naming `incomplete_details.reason`.
  */
@@ -104,6 +133,25 @@ export function fromResponsesResponse(
   response: ResponsesResponseLike,
   options: FromResponsesResponseOptions = {},
 ): ModelResponse {
+  const at = options.url ? ` at ${options.url}` : '';
+  if (!isRecord(response)) {
+    throw new ModelCallError(
+      `OpenAI Responses API${at} answered with a body that is not a JSON object (${bodySnippet(response)}). Check baseURL: it must point at the API (e.g. https://api.openai.com/v1), not at a web page or proxy login.`,
+      { code: 'invalid_response' },
+    );
+  }
+  const streamed = options.fallbackOutput !== undefined;
+  if (
+    response.status !== 'failed' &&
+    (response.output === undefined
+      ? !streamed
+      : response.output !== null && !Array.isArray(response.output))
+  ) {
+    throw new ModelCallError(
+      `OpenAI Responses API${at} answered with a response without an output list (output: ${JSON.stringify(response.output) ?? 'missing'}); it does not follow the Responses API. Check baseURL and the server.`,
+      { code: 'invalid_response' },
+    );
+  }
   if (response.status === 'failed') {
     throw streamFailure(response.error ?? {}, {
       outputEmitted: options.outputEmitted ?? false,
@@ -136,22 +184,27 @@ export function fromResponsesResponse(
     );
   }
   const result: ModelResponse = { output, usage: fromResponsesUsage(response.usage) };
-  if (response.id) result.responseId = response.id;
-  if (response.model) result.modelName = response.model;
+  if (typeof response.id === 'string' && response.id) result.responseId = response.id;
+  if (typeof response.model === 'string' && response.model) result.modelName = response.model;
   return result;
 }
 
 function messageHasContent(item: MessageItem): boolean {
   if (typeof item.content === 'string') return item.content !== '';
+  if (!Array.isArray(item.content)) return false;
   return item.content.some(
     (p) =>
-      (p.type === 'output_text' && p.text !== '') || (p.type === 'refusal' && p.refusal !== ''),
+      (p?.type === 'output_text' && typeof p.text === 'string' && p.text !== '') ||
+      (p?.type === 'refusal' && typeof p.refusal === 'string' && p.refusal !== ''),
   );
 }
 
 function messageText(item: MessageItem): string {
   if (typeof item.content === 'string') return item.content;
-  return item.content.map((p) => (p.type === 'output_text' ? p.text : '')).join('');
+  if (!Array.isArray(item.content)) return '';
+  return item.content
+    .map((p) => (p?.type === 'output_text' && typeof p.text === 'string' ? p.text : ''))
+    .join('');
 }
 
 function isJson(text: string): boolean {

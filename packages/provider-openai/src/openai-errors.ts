@@ -17,7 +17,7 @@
  *
  * Source: https://platform.openai.com/docs/guides/error-codes and the `openai` SDK's retry rule.
  */
-import { ModelCallError, type RetryAdvice } from '@baton/kernel';
+import { BatonError, ModelCallError, type RetryAdvice } from '@baton/kernel';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 
 /** Server error codes that a later identical request may not hit (in-stream failures). */
@@ -79,7 +79,9 @@ function advice(
     return 'The account has no quota left: check the plan and billing, then run again.';
   if (status === 401) return 'Check the API key (apiKey / OPENAI_API_KEY).';
   if (status === 403) return 'The key or organization has no access to this model or feature.';
-  if (status === 404) return 'Check the model name and the baseURL.';
+  if (status === 404 && code === 'model_not_found') return 'Check the model name.';
+  if (status === 404)
+    return 'Check the model name and the baseURL. If the server has no Responses API (/responses) — most OpenAI-compatible servers (vLLM, Ollama, LM Studio, DeepSeek, Groq, …) offer only /chat/completions — use createChatProvider from @baton/provider-chat instead.';
   if (status === 429) return 'Rate limited: retry after the advised delay.';
   if (status >= 500) return 'Server error: retrying may succeed.';
   if (status >= 400)
@@ -91,6 +93,15 @@ function advice(
 export interface ToModelCallErrorOptions {
   /** Whether output (items or deltas) already reached the caller; a cut stream then is not retryable. */
   outputEmitted?: boolean;
+  /** The request URL (`<baseURL>/responses`), named in the message. */
+  url?: string;
+}
+
+/** `text` as one sentence: trimmed, ending in exactly one `.` (or its own `?` / `!`). */
+function asSentence(text: string): string {
+  const trimmed = text.trim().replace(/[.\s]+$/, '');
+  if (trimmed === '') return '';
+  return /[?!]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /**
@@ -102,25 +113,35 @@ export interface ToModelCallErrorOptions {
  */
 export function toModelCallError(error: unknown, options: ToModelCallErrorOptions = {}): unknown {
   const outputEmitted = options.outputEmitted ?? false;
+  const at = options.url ? ` (${options.url})` : '';
   if (ModelCallError.isInstance(error) || error instanceof APIUserAbortError) return error;
   if (error instanceof APIConnectionError || !(error instanceof APIError)) {
     if (!(error instanceof Error) || !isTransportError(error)) return error;
+    const invalidEvent = error instanceof SyntaxError;
     return new ModelCallError(
-      `OpenAI connection failed${outputEmitted ? ' after output had been streamed' : ''}: ${error.message.replace(/\.+$/, '')}. ${
-        outputEmitted ? 'The partial response is not replayed.' : 'Retrying may succeed.'
+      `OpenAI ${invalidEvent ? 'stream event was not valid JSON' : 'connection failed'}${at}${outputEmitted ? ' after output had been streamed' : ''}: ${asSentence(error.message)} ${
+        outputEmitted
+          ? 'The partial response is not replayed.'
+          : invalidEvent
+            ? 'Retrying may succeed.'
+            : 'Retrying may succeed; if it keeps failing, check that the server runs and baseURL is right.'
       }`,
-      { retryable: !outputEmitted, code: 'connection_error', cause: error },
+      {
+        retryable: !outputEmitted,
+        code: invalidEvent ? 'invalid_stream_event' : 'connection_error',
+        cause: error,
+      },
     );
   }
   const status = typeof error.status === 'number' ? error.status : undefined;
   if (status === undefined) {
     return streamFailure(error.error ?? {}, { outputEmitted, cause: error, source: 'error event' });
   }
-  const code = error.code ?? error.type ?? undefined;
+  const code = [error.code, error.type].find((c): c is string => typeof c === 'string' && c !== '');
   const retryable = isRetryableStatus(status, code, error.headers);
   const serverMessage = messageOf(error.error) ?? error.message;
   return new ModelCallError(
-    `OpenAI Responses API returned HTTP ${status}${code ? ` (${code})` : ''}: ${serverMessage} ${advice(status, code, error.param)}`.trim(),
+    `OpenAI Responses API${at} returned HTTP ${status}${code ? ` (${code})` : ''}: ${asSentence(serverMessage)} ${advice(status, code, typeof error.param === 'string' ? error.param : undefined)}`.trim(),
     {
       statusCode: status,
       retryable,
@@ -128,6 +149,24 @@ export function toModelCallError(error: unknown, options: ToModelCallErrorOption
       code: code ?? undefined,
       cause: error,
     },
+  );
+}
+
+/**
+ * A failure of the `openai` client while reading a response or stream, as a Baton error: what
+ * {@link toModelCallError} knows, else (the client choked on a malformed body) a
+ * `ModelCallError` with `code: 'invalid_stream_event'`, retryable while no output was emitted.
+ * Aborts pass through.
+ */
+export function readFailure(error: unknown, options: ToModelCallErrorOptions = {}): unknown {
+  const mapped = toModelCallError(error, options);
+  if (ModelCallError.isInstance(mapped) || mapped instanceof APIUserAbortError) return mapped;
+  if (BatonError.isInstance(mapped)) return mapped;
+  const retryable = !options.outputEmitted;
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new ModelCallError(
+    `The openai client could not read the Responses API answer${options.url ? ` from ${options.url}` : ''} (${asSentence(detail)}) It does not follow the Responses format. ${retryable ? 'Retrying may succeed.' : 'Output had already been streamed; the partial response is not replayed.'}`,
+    { retryable, code: 'invalid_stream_event', cause: error },
   );
 }
 
@@ -147,12 +186,7 @@ export function streamFailure(
     status?: unknown;
     param?: unknown;
   };
-  const code =
-    typeof body.code === 'string'
-      ? body.code
-      : typeof body.type === 'string'
-        ? body.type
-        : undefined;
+  const code = [body.code, body.type].find((c): c is string => typeof c === 'string' && c !== '');
   const status = typeof body.status === 'number' ? body.status : undefined;
   const transient =
     status !== undefined
@@ -168,7 +202,7 @@ export function streamFailure(
         ? 'Output had already been streamed, so the call is not replayed.'
         : 'Retrying the same request will not help.';
   return new ModelCallError(
-    `OpenAI response failed (${options.source}${code ? `, ${code}` : ''}): ${message} ${hint}`,
+    `OpenAI response failed (${options.source}${code ? `, ${code}` : ''}): ${asSentence(message)} ${hint}`,
     {
       statusCode: status,
       retryable,

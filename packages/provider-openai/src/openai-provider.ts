@@ -28,6 +28,8 @@ export interface OpenAIProviderOptions {
   defaultModel?: string;
   /** Server-side compaction for every model of this provider (see `OpenAIResponsesModelOptions`). */
   contextManagement?: ContextManagementOptions;
+  /** `gen_ai.provider.name` on trace spans; default from the base URL (see `OpenAIResponsesModelOptions`). */
+  providerName?: string;
 }
 
 /** A `ModelProvider` returning {@link OpenAIResponsesModel}s that share one client. */
@@ -76,6 +78,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): OpenA
       return new OpenAIResponsesModel(name, {
         client: getClient(),
         contextManagement: options.contextManagement,
+        providerName: options.providerName,
       });
     },
   };

@@ -2,12 +2,14 @@
  * `OpenAIResponsesModel`: the kernel's `Model` v1 on the OpenAI Responses API
  * (`POST /v1/responses`), through the official, unmodified `openai` client.
  */
-import type {
-  Model,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamEvent,
-  RetryAdvice,
+import {
+  type Model,
+  ModelCallError,
+  type ModelEndpoint,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+  type RetryAdvice,
 } from '@baton/kernel';
 import type OpenAI from 'openai';
 import type {
@@ -16,18 +18,27 @@ import type {
 } from 'openai/resources/responses/responses';
 import { fromResponsesResponse, type ResponsesResponseLike } from './convert-from-openai-output.js';
 import { buildResponsesRequest, type ContextManagementOptions } from './convert-to-openai-input.js';
-import { getOpenAIRetryAdvice, toModelCallError } from './openai-errors.js';
+import { openAIEndpointOf } from './openai-endpoint.js';
+import { getOpenAIRetryAdvice, readFailure } from './openai-errors.js';
 import { toModelStreamEvents } from './openai-stream.js';
+import { assertValidOutputItems } from './output-check.js';
 
 /** Options of {@link OpenAIResponsesModel}. */
 export interface OpenAIResponsesModelOptions {
   /**
-   * The `openai` client to call. Give it `maxRetries: 0` so the kernel's retry policy (which
-   * reads {@link OpenAIResponsesModel.getRetryAdvice}) is the only one.
+   * The `openai` client to call. Every request is sent with `maxRetries: 0`, whatever the client
+   * says, so the kernel's retry policy (which reads {@link OpenAIResponsesModel.getRetryAdvice})
+   * is the only one.
    */
   client: OpenAI;
   /** Server-side compaction: sends `context_management: [{ type: 'compaction', compact_threshold }]`. */
   contextManagement?: ContextManagementOptions;
+  /**
+   * `gen_ai.provider.name` on trace spans (GenAI semantic conventions). Default: `'azure.ai.openai'`
+   * for an Azure OpenAI base URL (`*.openai.azure.com`, `*.cognitiveservices.azure.com`), else
+   * `'openai'`.
+   */
+  providerName?: string;
 }
 
 /**
@@ -36,41 +47,55 @@ export interface OpenAIResponsesModelOptions {
  * `toModelStreamEvents`. `previousResponseId` / `conversationId` of the request are sent as
  * `previous_response_id` / `conversation` (the kernel sends only the new items then).
  *
- * Errors: every failure is a `ModelCallError` (`statusCode`, `code`, `retryable`,
- * `retryAfterMs`; see `toModelCallError`), an incomplete response without usable output is a
- * `ModelBehaviorError`, a hosted tool of another provider is a `UserError`, and an abort
- * through `request.signal` rethrows the signal's reason.
+ * Errors: every failure is a `ModelCallError` naming the request URL (`statusCode`, `code`,
+ * `retryable`, `retryAfterMs`; see `toModelCallError`), a body that is not a Responses object is a
+ * `ModelCallError` (`invalid_response`), an incomplete response without usable output or an
+ * output item the kernel's schema rejects is a `ModelBehaviorError`, a hosted tool of another
+ * provider is a `UserError`, and an abort through `request.signal` rethrows the signal's reason.
+ * The SDK never retries on its own: requests go out with `maxRetries: 0`.
  */
 export class OpenAIResponsesModel implements Model {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'openai';
   readonly modelId: string;
+  /** Where this model is served, for traces (`gen_ai.provider.name`, `server.address`, `server.port`). */
+  readonly endpoint: ModelEndpoint;
   private readonly client: OpenAI;
   private readonly contextManagement?: ContextManagementOptions;
+  private readonly url: string;
 
   constructor(modelId: string, options: OpenAIResponsesModelOptions) {
     this.modelId = modelId;
     this.client = options.client;
     this.contextManagement = options.contextManagement;
+    this.url = `${String(this.client.baseURL ?? '').replace(/\/+$/, '')}/responses`;
+    this.endpoint = openAIEndpointOf(this.client.baseURL, options.providerName);
   }
 
-  /** One non-streamed call. */
+  /**
+   * One non-streamed call. The body is read here rather than by the SDK (`asResponse()`), so that
+   * a body that is not a Responses object (an HTML page, invalid JSON, an item without content)
+   * is reported as a Baton error instead of the SDK's own `TypeError`.
+   */
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const body = this.body(request);
     delete body.stream;
-    let response: unknown;
+    let parsed: unknown;
     try {
-      response = await this.client.responses.create(
-        body as unknown as ResponseCreateParamsNonStreaming,
-        {
+      const raw = await this.client.responses
+        .create(body as unknown as ResponseCreateParamsNonStreaming, {
           signal: request.signal,
-        },
-      );
+          maxRetries: 0,
+        })
+        .asResponse();
+      parsed = await readBody(raw, this.url);
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
-      throw toModelCallError(error);
+      throw readFailure(error, { url: this.url });
     }
-    return fromResponsesResponse(response as ResponsesResponseLike);
+    const result = fromResponsesResponse(parsed as ResponsesResponseLike, { url: this.url });
+    await assertValidOutputItems(result.output, 'OpenAI Responses API');
+    return result;
   }
 
   /** One streamed call (`stream: true`); the SDK parses the SSE, this maps the events. */
@@ -80,15 +105,13 @@ export class OpenAIResponsesModel implements Model {
     try {
       stream = await this.client.responses.create(
         body as unknown as ResponseCreateParamsStreaming,
-        {
-          signal: request.signal,
-        },
+        { signal: request.signal, maxRetries: 0 },
       );
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
-      throw toModelCallError(error);
+      throw readFailure(error, { url: this.url });
     }
-    yield* toModelStreamEvents(stream, { signal: request.signal });
+    yield* toModelStreamEvents(stream, { signal: request.signal, url: this.url });
   }
 
   /** `{ retry, delayMs }` from a `ModelCallError` (or a raw `openai` error); see `getOpenAIRetryAdvice`. */
@@ -101,5 +124,20 @@ export class OpenAIResponsesModel implements Model {
       modelId: this.modelId,
       contextManagement: this.contextManagement,
     });
+  }
+}
+
+/** The body of a 2xx response: parsed JSON for a JSON content type, else the text. */
+async function readBody(response: Response, url: string): Promise<unknown> {
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  if (!/json/i.test(type)) return text;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ModelCallError(
+      `OpenAI Responses API at ${url} answered with a JSON content type but a body that is not JSON (${JSON.stringify(text.slice(0, 80))}). Check baseURL and any proxy in between.`,
+      { code: 'invalid_response', cause: error },
+    );
   }
 }

@@ -2,19 +2,28 @@
  * OpenAI Responses stream events (as parsed by the `openai` SDK) → Baton `ModelStreamEvent`s.
  * Source of the event names: https://platform.openai.com/docs/api-reference/responses-streaming
  */
-import { type Item, ModelCallError, type ModelStreamEvent } from '@baton/kernel';
+import { ModelCallError, type ModelStreamEvent } from '@baton/kernel';
 import {
   fromResponsesOutputItem,
   fromResponsesResponse,
   type ResponsesResponseLike,
 } from './convert-from-openai-output.js';
-import { streamFailure, toModelCallError } from './openai-errors.js';
+import { readFailure, streamFailure } from './openai-errors.js';
+import { assertValidOutputItems } from './output-check.js';
+import { isIndex, OutputSlots } from './responses-output-slots.js';
 
 /** Options of {@link toModelStreamEvents}. */
 export interface ToModelStreamEventsOptions {
   /** The caller's abort signal: once aborted, its reason is thrown instead of a stream error. */
   signal?: AbortSignal;
+  /** The request URL, named in error messages. */
+  url?: string;
 }
+
+const isRecord = (value: unknown): value is Record<string, any> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
 
 /**
  * Maps a Responses event stream to kernel stream events. Every event is first passed through as
@@ -25,7 +34,7 @@ export interface ToModelStreamEventsOptions {
  * | `response.created` | `response_started` (`responseId`) |
  * | `response.output_item.added` / `.done` | `output_item_added` / `output_item_done` (`outputIndex`) |
  * | `response.output_text.delta` | `text_delta` |
- * | `response.function_call_arguments.delta` | `function_call_arguments_delta` (`callId` from the item) |
+ * | `response.function_call_arguments.delta` | `function_call_arguments_delta` (`callId` of the item at that output index) |
  * | `response.reasoning_summary_text.delta`, `response.reasoning_text.delta` | `reasoning_delta` |
  * | `response.completed` | `response_done` with the full response (the last event) |
  * | `response.incomplete` | `response_done` when the output is usable, else `ModelBehaviorError` |
@@ -33,21 +42,36 @@ export interface ToModelStreamEventsOptions {
  *
  * Other events (annotations, hosted-tool progress, refusal deltas, …) appear only as `raw`.
  *
- * A stream that breaks (connection reset, body cut) or ends without a terminal event throws
- * `ModelCallError` (`code: 'connection_error'` / `'stream_incomplete'`), `retryable` only when
+ * Events are correlated by `output_index` (plus `content_index` / `summary_index`), never by
+ * `item_id`: proxies that rotate item ids on every event still get deltas tagged with the id and
+ * call id of the item added at that index. When `response.completed` carries no output, the
+ * output is rebuilt from the `output_item.done` items, else from the added items and their deltas.
+ * `response_started` carries the first non-empty response id (at the latest it is sent before the
+ * first output); `responseId` / `modelName` missing from the terminal event are taken from the
+ * earlier events. Output items the kernel's schema rejects are a `ModelBehaviorError`.
+ *
+ * A stream that breaks (connection reset, body cut), carries an event that is not a JSON object
+ * (`data: null`) or ends without a terminal event throws `ModelCallError` (`code:
+ * 'connection_error'` / `'invalid_stream_event'` / `'stream_incomplete'`), `retryable` only when
  * no output was emitted yet. "Output" means an `output_item_added` or a delta; the
- * `response_started` and raw lifecycle events (`response.created`, `response.in_progress`)
- * carry none. Whether to replay is the kernel's decision; the flag is the model's advice.
+ * `response_started` and raw lifecycle events carry none.
  */
 export async function* toModelStreamEvents(
   events: AsyncIterable<unknown>,
   options: ToModelStreamEventsOptions = {},
 ): AsyncGenerator<ModelStreamEvent> {
   const iterator = events[Symbol.asyncIterator]();
-  const callIds = new Map<string, string>();
-  const doneItems: Item[] = [];
+  const slots = new OutputSlots();
   let outputEmitted = false;
   let iteratorClosed = false;
+  let started = false;
+  let seenId: string | undefined;
+  let seenModel: string | undefined;
+  const at = options.url ? ` from ${options.url}` : '';
+  const startEvent = (): ModelStreamEvent => {
+    started = true;
+    return { type: 'response_started', responseId: seenId };
+  };
   try {
     for (let count = 0; ; count++) {
       let next: IteratorResult<unknown>;
@@ -56,78 +80,125 @@ export async function* toModelStreamEvents(
       } catch (error) {
         iteratorClosed = true;
         if (options.signal?.aborted) throw options.signal.reason ?? error;
-        throw toModelCallError(error, { outputEmitted });
+        throw readFailure(error, { outputEmitted, url: options.url });
       }
       if (next.done) {
         iteratorClosed = true;
         break;
       }
-      const event = next.value as StreamEvent;
+      const event = next.value;
+      if (!isRecord(event)) {
+        throw new ModelCallError(
+          `OpenAI Responses API sent a stream event that is not a JSON object (${(JSON.stringify(event) ?? 'nothing').slice(0, 100)})${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
+          { retryable: !outputEmitted, code: 'invalid_stream_event' },
+        );
+      }
       yield { type: 'raw', providerId: 'openai', event };
+      const response = isRecord(event.response)
+        ? (event.response as ResponsesResponseLike & Record<string, unknown>)
+        : undefined;
+      seenId ??= nonEmpty(response?.id);
+      seenModel ??= nonEmpty(response?.model);
+      if (!started && seenId !== undefined) yield startEvent();
+      const output = (item: ModelStreamEvent): ModelStreamEvent[] => {
+        outputEmitted = true;
+        return started ? [item] : [startEvent(), item];
+      };
+      if (
+        (event.type === 'response.output_item.added' ||
+          event.type === 'response.output_item.done') &&
+        !(isRecord(event.item) && typeof event.item.type === 'string')
+      ) {
+        throw new ModelCallError(
+          `OpenAI Responses API sent ${event.type} without an item (an object with a type)${at}. ${outputEmitted ? 'Output had already been streamed; the partial response is not replayed.' : 'Retrying may succeed.'}`,
+          { retryable: !outputEmitted, code: 'invalid_stream_event' },
+        );
+      }
       switch (event.type) {
-        case 'response.created':
-          yield { type: 'response_started', responseId: event.response?.id };
-          break;
         case 'response.output_item.added': {
           const item = fromResponsesOutputItem(event.item);
-          if (item.type === 'function_call' && typeof item.id === 'string')
-            callIds.set(item.id, item.call_id);
-          outputEmitted = true;
-          yield { type: 'output_item_added', item, outputIndex: event.output_index };
+          const { index, slot } = slots.slotOf(event.output_index, true);
+          slot.added = item;
+          yield* output({ type: 'output_item_added', item, outputIndex: index });
           break;
         }
         case 'response.output_item.done': {
           const item = fromResponsesOutputItem(event.item);
-          doneItems[event.output_index ?? doneItems.length] = item;
-          outputEmitted = true;
-          yield { type: 'output_item_done', item, outputIndex: event.output_index };
+          const { index, slot } = slots.slotOf(event.output_index);
+          slot.done = item;
+          yield* output({ type: 'output_item_done', item, outputIndex: index });
           break;
         }
         case 'response.output_text.delta':
-          outputEmitted = true;
-          yield {
+        case 'response.refusal.delta': {
+          const delta = typeof event.delta === 'string' ? event.delta : '';
+          const { index, slot } = slots.slotOf(event.output_index);
+          const part = isIndex(event.content_index) ? event.content_index : 0;
+          const map = event.type === 'response.refusal.delta' ? slot.refusal : slot.text;
+          map.set(part, (map.get(part) ?? '') + delta);
+          if (event.type === 'response.refusal.delta') break;
+          yield* output({
             type: 'text_delta',
-            delta: event.delta ?? '',
-            itemId: event.item_id,
-            outputIndex: event.output_index,
-          };
+            delta,
+            itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
+            outputIndex: index,
+          });
           break;
-        case 'response.function_call_arguments.delta':
-          outputEmitted = true;
-          yield {
+        }
+        case 'response.function_call_arguments.delta': {
+          const delta = typeof event.delta === 'string' ? event.delta : '';
+          const { index, slot } = slots.slotOf(event.output_index);
+          slot.args += delta;
+          yield* output({
             type: 'function_call_arguments_delta',
-            delta: event.delta ?? '',
-            callId: event.item_id === undefined ? undefined : callIds.get(event.item_id),
-            itemId: event.item_id,
-            outputIndex: event.output_index,
-          };
+            delta,
+            callId: OutputSlots.callId(slot),
+            itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
+            outputIndex: index,
+          });
           break;
+        }
         case 'response.reasoning_summary_text.delta':
-        case 'response.reasoning_text.delta':
-          outputEmitted = true;
-          yield {
+        case 'response.reasoning_text.delta': {
+          const delta = typeof event.delta === 'string' ? event.delta : '';
+          const { index, slot } = slots.slotOf(event.output_index);
+          if (event.type === 'response.reasoning_summary_text.delta') {
+            const part = isIndex(event.summary_index) ? event.summary_index : 0;
+            slot.summary.set(part, (slot.summary.get(part) ?? '') + delta);
+          }
+          yield* output({
             type: 'reasoning_delta',
-            delta: event.delta ?? '',
-            itemId: event.item_id,
-            outputIndex: event.output_index,
-          };
+            delta,
+            itemId: OutputSlots.itemId(slot) ?? nonEmpty(event.item_id),
+            outputIndex: index,
+          });
           break;
+        }
         case 'response.completed':
         case 'response.incomplete':
         case 'response.failed': {
-          const response = event.response ?? {};
-          const fallbackOutput = doneItems.filter((i) => i !== undefined);
-          yield {
-            type: 'response_done',
-            response: fromResponsesResponse(response, { fallbackOutput, outputEmitted }),
-          };
+          const terminal: ResponsesResponseLike = { ...(response ?? {}) };
+          if (event.type !== 'response.completed')
+            terminal.status = event.type === 'response.failed' ? 'failed' : 'incomplete';
+          const result = fromResponsesResponse(terminal, {
+            fallbackOutput: slots.assemble(),
+            outputEmitted,
+          });
+          if (result.responseId === undefined && seenId !== undefined) result.responseId = seenId;
+          if (result.modelName === undefined && seenModel !== undefined)
+            result.modelName = seenModel;
+          await assertValidOutputItems(result.output, 'OpenAI Responses API');
+          if (!started) yield startEvent();
+          yield { type: 'response_done', response: result };
           return;
         }
         case 'error':
           throw streamFailure(event.error ?? event, { outputEmitted, source: 'error event' });
       }
       if (count > 10_000_000)
-        throw new Error('OpenAI stream: more than 10 million events; giving up.');
+        throw new ModelCallError('OpenAI stream: more than 10 million events; giving up.', {
+          code: 'stream_too_long',
+        });
     }
   } finally {
     // Stop the SDK stream (and its HTTP request) when we leave early: terminal event, error, or
@@ -136,22 +207,11 @@ export async function* toModelStreamEvents(
   }
   if (options.signal?.aborted) throw options.signal.reason;
   throw new ModelCallError(
-    `The OpenAI stream ended before a terminal event (response.completed / incomplete / failed)${
+    `The OpenAI stream${at} ended before a terminal event (response.completed / incomplete / failed)${
       outputEmitted
         ? ' after output had been streamed; the partial response is not replayed.'
         : '; retrying may succeed.'
     }`,
     { retryable: !outputEmitted, code: 'stream_incomplete' },
   );
-}
-
-/** The fields of a stream event this module reads (the SDK's `ResponseStreamEvent`, loosely). */
-interface StreamEvent {
-  type: string;
-  response?: ResponsesResponseLike & { id?: string };
-  item?: unknown;
-  item_id?: string;
-  output_index?: number;
-  delta?: string;
-  error?: unknown;
 }

@@ -1,6 +1,7 @@
 /**
  * The format of one list entry of a `RedisSession`: the JSON text `{"v":1,"item":{…}}`, where
- * `item` is one OpenAI Responses API item (Baton's item vocabulary) and `v` the entry schema
+ * `item` is one OpenAI Responses API item (Baton's item vocabulary, valid against
+ * `@baton/kernel/items.schema.json`, JSON Schema 2020-12, `$defs/Item`) and `v` the entry schema
  * version. Versions only grow; a reader refuses entries newer than it knows.
  *
  * Version history (one line per version):

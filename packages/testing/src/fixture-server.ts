@@ -22,6 +22,11 @@ export type FixtureResponse =
       chunkBytes?: number;
       /** Destroy the connection after this many bytes of body (a dropped stream). */
       cutAfterBytes?: number;
+      /**
+       * Stop writing after this many bytes of body and keep the connection open without sending
+       * anything more (a stalled stream), until the client goes away or the server closes.
+       */
+      stallAfterBytes?: number;
     }
   /** A binary body (e.g. audio), written in slices of `chunkBytes` (default: all at once). */
   | {
@@ -149,11 +154,13 @@ function serve(
     ...response.headers,
   });
   const bytes = Buffer.from(response.body, 'utf8');
-  const limit = response.cutAfterBytes ?? bytes.length;
+  const stall = response.stallAfterBytes;
+  const limit = Math.min(response.cutAfterBytes ?? bytes.length, stall ?? bytes.length);
   const step = response.chunkBytes ?? bytes.length;
   let offset = 0;
   const writeNext = () => {
     if (offset >= limit) {
+      if (stall !== undefined && stall <= limit) return; // stalled: nothing more, ever
       if (limit < bytes.length) res.socket?.destroy();
       else res.end();
       return;

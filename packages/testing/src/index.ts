@@ -17,6 +17,12 @@ export {
   sseFromEvents,
   startFixtureServer,
 } from './fixture-server.js';
+export {
+  itemSchemaViolations,
+  publishedSchemas,
+  publishedValidators,
+} from './item-schema-check.js';
 export { RecordingTraceProcessor } from './recording-trace-processor.js';
 export { ScriptedModel, type ScriptedModelOptions, type ScriptStep } from './scripted-model.js';
+export { conformanceItems, unicodeItems } from './session-conformance-items.js';
 export { processAlive, startTestRedis, type TestRedis, waitFor } from './test-redis.js';

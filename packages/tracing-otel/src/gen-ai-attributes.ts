@@ -47,6 +47,22 @@ export const GEN_AI_OPERATION = {
   EXECUTE_TOOL: 'execute_tool',
 } as const;
 
+/** Stable `server.*` attributes (OpenTelemetry semantic conventions): where the API is served. */
+export const SERVER = {
+  ADDRESS: 'server.address',
+  PORT: 'server.port',
+} as const;
+
+/**
+ * `gen_ai.provider.name` of a generation span: the model endpoint's own value when it has one,
+ * else the semantic-conventions value of a Baton provider id (`openai`, `anthropic`), else the
+ * id itself (the conventions allow custom values for systems they do not list).
+ */
+export function genAiProviderName(providerName: unknown, providerId: unknown): string | undefined {
+  if (typeof providerName === 'string' && providerName !== '') return providerName;
+  return typeof providerId === 'string' && providerId !== '' ? providerId : undefined;
+}
+
 /** Stable `error.type` attribute (OpenTelemetry "Recording errors"); `_OTHER` is its fallback. */
 export const ERROR_TYPE = 'error.type';
 /** Fallback value of `error.type` when the error carries no low-cardinality type. */

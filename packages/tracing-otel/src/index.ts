@@ -4,8 +4,11 @@ export {
   ERROR_TYPE_OTHER,
   GEN_AI,
   GEN_AI_OPERATION,
+  genAiProviderName,
+  SERVER,
 } from './gen-ai-attributes.js';
 export {
+  CAPTURE_CONTENT_ENV,
   OTEL_SCOPE_NAME,
   OtelTracingProcessor,
   type OtelTracingProcessorOptions,

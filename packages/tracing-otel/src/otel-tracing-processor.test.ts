@@ -29,9 +29,10 @@ afterEach(async () => {
   await provider.shutdown();
 });
 
+/** Drives the support flow through a processor; content capture on unless told otherwise. */
 function exportFlow(
   options: Parameters<typeof driveSupportFlow>[1] = {},
-  captureContent?: boolean,
+  captureContent: boolean | undefined = true,
 ) {
   const p = new OtelTracingProcessor({ tracerProvider: provider, captureContent });
   const flow = driveSupportFlow(p, options);

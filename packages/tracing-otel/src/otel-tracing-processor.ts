@@ -29,11 +29,24 @@ export interface OtelTracingProcessorOptions {
    */
   tracerProvider?: TracerProvider;
   /**
-   * Record message content (generation input/output/system instructions, tool arguments and
-   * results) when the Baton span carries it. Default `true`: the kernel already leaves content
-   * out of spans of runs with `tracing: { includeSensitiveData: false }`. `false` never records it.
+   * Record message content — generation input/output messages and system instructions, tool
+   * call arguments and results — when the Baton span carries it. Opt-in, as the GenAI semantic
+   * conventions require: default `false`, unless the environment variable
+   * `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true` (read when the processor is
+   * created). An explicit value here wins over the variable. Either way the kernel only puts
+   * content on spans of runs with `tracing.includeSensitiveData` on (its default).
    */
   captureContent?: boolean;
+}
+
+/** The GenAI semantic conventions' switch for content capture (an environment variable). */
+export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+
+/** Whether `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true` (case-insensitive). */
+function captureContentFromEnv(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  return env?.[CAPTURE_CONTENT_ENV]?.trim().toLowerCase() === 'true';
 }
 
 /** The instrumentation scope name of the spans this package creates. */
@@ -60,12 +73,14 @@ interface TraceState {
  *   of the OTel span active when the run started (captured at `onTraceStart`);
  * - `agent` → `invoke_agent {name}` (INTERNAL; `gen_ai.agent.name`);
  * - `generation` → `chat {model}` (CLIENT; `gen_ai.request.model`, `gen_ai.response.model`,
- *   `gen_ai.response.id`, `gen_ai.provider.name` (the Baton provider id), `gen_ai.usage.*`, and
- *   when present `gen_ai.input.messages` / `gen_ai.output.messages` / `gen_ai.system_instructions`
- *   as JSON strings — the conventions allow JSON strings on spans when structured attributes are
- *   not supported, as in OTel JS);
+ *   `gen_ai.response.id`, `gen_ai.provider.name` (a semantic-conventions value: the model's
+ *   `endpoint.providerName`, e.g. `openai`, `anthropic`, `azure.ai.openai`), `server.address` /
+ *   `server.port`, `gen_ai.usage.*`, and — only with content capture on — `gen_ai.input.messages`
+ *   / `gen_ai.output.messages` / `gen_ai.system_instructions` as JSON strings (the conventions
+ *   allow JSON strings on spans when structured attributes are not supported, as in OTel JS));
  * - `function` → `execute_tool {name}` (INTERNAL; `gen_ai.tool.name`, `gen_ai.tool.call.id`,
- *   `gen_ai.tool.type=function`, and when present `gen_ai.tool.call.arguments` / `.result`);
+ *   `gen_ai.tool.type=function`, and with content capture on `gen_ai.tool.call.arguments` /
+ *   `.result`);
  * - `turn`, `handoff`, `guardrail`, `mcp_list_tools`, `custom` → INTERNAL spans with `baton.*`
  *   attributes.
  *
@@ -91,7 +106,7 @@ export class OtelTracingProcessor implements TracingProcessor {
     this.provider = options.tracerProvider;
     this.tracer =
       options.tracer ?? (this.provider ?? trace.getTracerProvider()).getTracer(OTEL_SCOPE_NAME);
-    this.captureContent = options.captureContent ?? true;
+    this.captureContent = options.captureContent ?? captureContentFromEnv();
   }
 
   onTraceStart(batonTrace: Trace): void {

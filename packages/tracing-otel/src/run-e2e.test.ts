@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   exporter.reset();
-  processor = new OtelTracingProcessor({ tracerProvider: provider });
+  processor = new OtelTracingProcessor({ tracerProvider: provider, captureContent: true });
   setTraceProcessors([processor]);
 });
 afterEach(() => setTraceProcessors([]));

@@ -4,7 +4,7 @@
  */
 import type { Span, SpanData, Trace } from '@baton/kernel';
 import { type Attributes, type AttributeValue, SpanKind } from '@opentelemetry/api';
-import { BATON, GEN_AI, GEN_AI_OPERATION } from './gen-ai-attributes.js';
+import { BATON, GEN_AI, GEN_AI_OPERATION, genAiProviderName, SERVER } from './gen-ai-attributes.js';
 import {
   toGenAiInputMessages,
   toGenAiOutputMessages,
@@ -52,7 +52,11 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
       return { name: `invoke_agent ${d.name}`, kind: SpanKind.INTERNAL, attributes };
     case 'generation': {
       attributes[GEN_AI.OPERATION_NAME] = GEN_AI_OPERATION.CHAT;
-      set(attributes, GEN_AI.PROVIDER_NAME, d.provider);
+      set(attributes, GEN_AI.PROVIDER_NAME, genAiProviderName(d.providerName, d.provider));
+      if (typeof d.serverAddress === 'string' && d.serverAddress !== '') {
+        attributes[SERVER.ADDRESS] = d.serverAddress;
+        set(attributes, SERVER.PORT, num(d.serverPort));
+      }
       set(attributes, GEN_AI.REQUEST_MODEL, d.model);
       set(attributes, GEN_AI.RESPONSE_MODEL, d.responseModel);
       set(attributes, GEN_AI.RESPONSE_ID, d.responseId);

@@ -41,6 +41,7 @@ export async function callModel(
       kind: 'generation',
       model: plan.model.modelId,
       provider: plan.model.provider,
+      ...plan.model.endpoint,
       modelSettings: { ...plan.modelSettings },
       ...(rt.tracer.includeSensitiveData
         ? { input: request.input.slice(), systemInstructions: request.systemInstructions }

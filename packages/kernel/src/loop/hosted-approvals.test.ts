@@ -126,7 +126,7 @@ describe("a hosted tool's onApproval callback (both modes)", () => {
         type: 'mcp_approval_request',
         id: 'mcpr_mail',
         name: 'send',
-        arguments: { to: 'x' } as unknown as string,
+        arguments: '{"to":"x"}',
         server_label: 'mail',
       };
       const model = new ScriptedModel([
@@ -135,9 +135,9 @@ describe("a hosted tool's onApproval callback (both modes)", () => {
       ]);
       const agent = new Agent({ name: 'Ops', tools: [mail, files], model });
       const first = (await runMode(() => ({ agent, input: 'go' }), stream)).result!;
-      // The mail server has no callback: its request pauses the run, with "{}" for its non-text arguments.
+      // The mail server has no callback: its request pauses the run.
       expect(first.interruptions.map((i) => [i.tool_name, i.call_id, i.arguments])).toEqual([
-        ['send', 'mcpr_mail', '{}'],
+        ['send', 'mcpr_mail', '{"to":"x"}'],
       ]);
       expect(asked).toEqual(['mcpr_ok', 'mcpr_no']);
       expect(first.state.isApproved('delete_file', 'mcpr_ok')).toBe(true);

@@ -126,7 +126,9 @@ export interface RunOptions<TContext = any> {
   session?: Session;
   sessionSettings?: SessionSettings;
   sessionInputCallback?: SessionInputCallback;
-  /** Tracing for this run. Default: on when processors are registered, sensitive data included. */
+  /** Tracing for this run; default on when processors are registered. `includeSensitiveData` (default
+   * `true`) puts model input/output and tool arguments/results on spans; each processor decides what
+   * it exports (the OTel one only with `captureContent`); `false` keeps content off all spans. */
   tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
   workflowName?: string;
   traceId?: string;

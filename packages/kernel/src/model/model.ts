@@ -150,6 +150,14 @@ export interface RetryAdvice {
   replaySafe?: boolean;
 }
 
+/** Where a model is served, as the GenAI semantic conventions name it: `gen_ai.provider.name`
+ * (`'openai'`, `'anthropic'`, `'azure.ai.openai'`, …), `server.address`, `server.port`. */
+export interface ModelEndpoint {
+  providerName?: string;
+  serverAddress?: string;
+  serverPort?: number;
+}
+
 /** The Model contract, version 1. */
 export interface Model {
   readonly specificationVersion: 'v1';
@@ -157,6 +165,8 @@ export interface Model {
   readonly provider: string;
   /** The model name sent to the API. */
   readonly modelId: string;
+  /** Optional: where the model is served; copied onto each generation span's data. */
+  readonly endpoint?: ModelEndpoint;
   getResponse(request: ModelRequest): Promise<ModelResponse>;
   getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
   /** Classifies an error for the retry policy; `undefined` means "use the default rule". */

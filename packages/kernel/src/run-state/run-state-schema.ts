@@ -5,14 +5,16 @@
  * (`npm run schema -w @baton/kernel`).
  */
 import type { z as ZodNamespace } from 'zod';
-import { createItemSchemas } from '../items/item-schemas.js';
+import { createItemSchemas, type ItemSchemas } from '../items/item-schemas.js';
 import type { FunctionCallItem, HostedItem, Item } from '../items/item-types.js';
 
 type Z = typeof ZodNamespace;
 
-/** Builds the RunState 1.x schema with the given zod namespace. */
-export function createRunStateSchemaV1(z: Z) {
-  const items = createItemSchemas(z);
+/**
+ * Builds the RunState 1.x schema with the given zod namespace (and item schemas, so the JSON
+ * Schema generator can refer to `items.schema.json` for them).
+ */
+export function createRunStateSchemaV1(z: Z, items: ItemSchemas = createItemSchemas(z)) {
   // Typed as the kernel's item types (the schemas check the fields the kernel relies on).
   const itemSchema = items.item as unknown as ZodNamespace.ZodType<Item>;
   const functionCallItemSchema =

@@ -44,6 +44,10 @@ export interface GenerationSpanData {
   kind: 'generation';
   model?: string;
   provider?: string;
+  /** From `Model.endpoint`: the GenAI `gen_ai.provider.name`, and the API's host and port. */
+  providerName?: string;
+  serverAddress?: string;
+  serverPort?: number;
   responseModel?: string;
   responseId?: string;
   modelSettings?: Record<string, unknown>;

@@ -40,9 +40,17 @@ export function findTailStart(items: readonly Item[], keepRecentTokens: number):
     budget -= cost;
     start--;
   }
-  // Move earlier until every output in the tail has its call there and no reasoning is cut off.
-  // Each pass looks at the tail only; a missing call is searched backwards from the cut (calls sit
-  // right before their outputs), so the cost does not grow with the length of the older part.
+  return pairSafeStart(items, start);
+}
+
+/**
+ * `start` moved earlier until every `function_call_output` from `start` on has its
+ * `function_call` there too and the item before `start` is not a `reasoning` item (it belongs with
+ * the item after it). Each pass looks at the tail only; a missing call is searched backwards from
+ * the cut (calls sit right before their outputs), so the cost does not grow with the length of
+ * the part before `start`.
+ */
+export function pairSafeStart(items: readonly Item[], start: number): number {
   for (let moved = true; moved && start > 0; ) {
     moved = false;
     const calls = new Set<string>();
@@ -71,6 +79,7 @@ export function findTailStart(items: readonly Item[], keepRecentTokens: number):
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
+  if (content.length === 1 && typeof content[0]?.text === 'string') return content[0].text;
   return content
     .map((p: any) =>
       typeof p?.text === 'string'
@@ -82,18 +91,18 @@ function partsText(content: unknown): string {
     .join('\n');
 }
 
+/** One item of {@link renderTranscript}. */
+export function renderItem(it: any): string {
+  if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
+  if (it.type === 'function_call') return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
+  if (it.type === 'function_call_output')
+    return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
+  if (it.type === 'reasoning')
+    return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
+  return `[${it.type} item]`;
+}
+
 /** Renders items as a plain-text transcript for the summarizer (so no provider sees a dangling call). */
 export function renderTranscript(items: readonly Item[]): string {
-  return items
-    .map((it: any) => {
-      if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
-      if (it.type === 'function_call')
-        return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
-      if (it.type === 'function_call_output')
-        return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
-      if (it.type === 'reasoning')
-        return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
-      return `[${it.type} item]`;
-    })
-    .join('\n\n');
+  return items.map(renderItem).join('\n\n');
 }
