@@ -39,7 +39,7 @@ const clock = { round: 0 };
  * approval), then answers. Tools, guardrails and hooks are async; tools honour their signal and
  * count what they do.
  */
-function world(options: { refundNeedsApproval?: boolean } = {}) {
+function world(options: { refundNeedsApproval?: boolean; final?: Item[] } = {}) {
   const started = new Map<string, number>();
   const finished = new Map<string, number>();
   /** Each finish, with the round it happened in. */
@@ -48,7 +48,7 @@ function world(options: { refundNeedsApproval?: boolean } = {}) {
     [
       (request) =>
         request.input.some((i) => i.type === 'function_call_output')
-          ? [msg('All done.')]
+          ? (options.final ?? [msg('All done.')])
           : [fc('lookup', { id: '42' }, 'c_lookup'), fc('refund', { id: '42' }, 'c_refund')],
     ],
     { whenExhausted: 'repeat_last' },
@@ -258,7 +258,7 @@ async function sweep(
     items: (await baseline.session.getItems()).map(describeItem),
     writeEnds,
   };
-  expect(conversation.items.at(-1)).toBe('assistant:All done.');
+  expect(conversation.items).toContain('assistant:All done.');
   let reRunAfterFinish = 0;
   for (let k = 1; k <= MAX_ROUNDS; k++) {
     const outcome = await checkAbortAt(k, stream, setup, conversation);
@@ -289,6 +289,19 @@ describe('abort at every await of a turn with tools', () => {
       console.info(
         `[abort-sweep] new run, ${mode}: ${points} abort points, tools re-run after finishing within ${SETTLE_ROUNDS} rounds of the abort: ${reRunAfterFinish}`,
       );
+      expect(points).toBeGreaterThan(20);
+    });
+
+    it(`a final answer followed by a reasoning item (${mode})`, async () => {
+      const final: Item[] = [
+        msg('All done.'),
+        { type: 'reasoning', summary: [{ type: 'summary_text', text: 'that settles it' }] },
+      ];
+      const { points } = await sweep(stream, async () => ({
+        w: world({ final }),
+        session: new MemorySession(),
+        input: 'refund order 42',
+      }));
       expect(points).toBeGreaterThan(20);
     });
 
