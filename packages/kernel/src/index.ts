@@ -85,6 +85,7 @@ export {
   findItemIssue,
   type ItemSchemas,
   loadItemSchemas,
+  MAX_ITEM_DEPTH,
 } from './items/item-schemas.js';
 export type {
   AgentInput,

@@ -25,6 +25,8 @@ import type { McpToolFilter } from './tool-filter.js';
 const MAX_LIST_PAGES = 100;
 /** `beforeClose` (e.g. an HTTP DELETE to a hung server) never holds `close()` longer than this. */
 const CLOSE_STEP_LIMIT_MS = 2_000;
+/** The longest a liveness probe (`ping`) after a transport error may take. */
+const PROBE_LIMIT_MS = 5_000;
 
 /**
  * An MCP server as a tool source; see `MCPServerStdio`, `MCPServerStreamableHttp` and
@@ -51,6 +53,7 @@ export abstract class MCPServer<TContext = any> {
   private closing?: Promise<void>;
   private cachedTools?: McpTool[];
   private cacheGeneration = 0;
+  private probing?: Client;
 
   protected constructor(defaultName: string, options: MCPServerOptions<TContext>) {
     for (const key of ['timeoutMs', 'connectTimeoutMs'] as const) {
@@ -77,6 +80,27 @@ export abstract class MCPServer<TContext = any> {
 
   /** A new SDK transport for one connection attempt. */
   protected abstract createTransport(): McpTransport;
+  /**
+   * Called with each error the transport of the live connection reports (after logging it at
+   * debug level). Default: nothing; a transport whose connection can break without closing (an
+   * HTTP response stream cut off) calls `probe`: it pings the server (at most `min(timeoutMs,
+   * 5 s)`), and when that fails the connection is lost — requests in flight fail at once as
+   * `'unavailable'` (instead of waiting for their timeout) and the next operation reconnects.
+   */
+  protected onTransportError(_error: Error, _probe: () => Promise<void>): void {}
+
+  /** The probe of {@link onTransportError}: one at a time per connection. */
+  private async probeConnection(client: Client): Promise<void> {
+    if (this.client !== client || this.probing === client) return;
+    this.probing = client;
+    try {
+      await client.ping({ timeout: Math.min(this.timeoutMs, PROBE_LIMIT_MS) });
+    } catch {
+      this.markBroken(client);
+    } finally {
+      if (this.probing === client) this.probing = undefined;
+    }
+  }
   /** Extra text for connect errors (e.g. the tail of a stdio server's stderr). */
   protected failureDetails(): string {
     return '';
@@ -212,8 +236,10 @@ export abstract class MCPServer<TContext = any> {
       signal,
       failureDetails: () => this.failureDetails(),
       onClose: (closed) => this.markBroken(closed),
-      onError: (error) =>
-        this.logger.debug?.(`MCP server "${this.name}" transport error: ${error.message}`),
+      onError: (error, live) => {
+        this.logger.debug?.(`MCP server "${this.name}" transport error: ${error.message}`);
+        this.onTransportError(error, () => this.probeConnection(live));
+      },
       onToolsListChanged: () => {
         this.invalidateToolsCache();
         try {

@@ -17,7 +17,7 @@ export interface OpenClientOptions {
   failureDetails: () => string;
   /** The connection closed (called with the client it belongs to). */
   onClose: (client: Client) => void;
-  onError: (error: Error) => void;
+  onError: (error: Error, client: Client) => void;
   onToolsListChanged: () => void;
 }
 
@@ -32,7 +32,7 @@ export async function openMcpClient(options: OpenClientOptions): Promise<Client>
     dropped = true;
     options.onClose(client);
   };
-  client.onerror = options.onError;
+  client.onerror = (error) => options.onError(error, client);
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
     options.onToolsListChanged();
   });

@@ -174,13 +174,34 @@ export type ItemSchemas = ReturnType<typeof createItemSchemas>;
 type Issue = { path: PropertyKey[]; message: string; errors?: Issue[][] };
 
 /**
+ * How deep an item may nest (objects and arrays, the item itself being level 1). Deeper data is
+ * refused where items enter (session rows): JSON.parse reads any depth, but serializing it
+ * (`JSON.stringify`, a RunState, a request body) overflows the stack near 5,000 levels.
+ */
+export const MAX_ITEM_DEPTH = 100;
+
+/** True when `value` nests deeper than `limit` levels (checked without recursion). */
+function deeperThan(value: object, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * Why `value` is not a valid item of the vocabulary, as `<path>: <problem>` (e.g.
- * `content: Invalid input: expected string, received undefined`), or `undefined` when it is one.
+ * `content: Invalid input: expected string, received undefined`, or `nested deeper than 100
+ * levels`: see {@link MAX_ITEM_DEPTH}), or `undefined` when it is one.
  */
 export function findItemIssue(schemas: ItemSchemas, value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string') return 'no string "type"';
+  if (deeperThan(value, MAX_ITEM_DEPTH)) return `nested deeper than ${MAX_ITEM_DEPTH} levels`;
   const schema = Object.hasOwn(schemas.byType, type) ? schemas.byType[type] : schemas.item;
   const result = schema.safeParse(value);
   if (result.success) return undefined;

@@ -146,6 +146,9 @@ async function buildRuntime(
       maxTurns === undefined ? 10 : maxTurns,
     );
     state.sessionId = options.session?.sessionId ?? null;
+    // The input write is pending from the start: a run stopped before it knows its new input.
+    if (options.session)
+      state.pendingSessionWrite = { appendId: `${state.runId}:t0:input`, items: newInput };
   }
   // Refuse two agents with one name before any model call (a RunState could not rebind them).
   if (!parent) collectAgents(state.startingAgent);

@@ -75,8 +75,9 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   sessionSavedCount = 0;
   inputSavedToSession = false;
   /**
-   * A session append recorded before it was attempted and not yet confirmed: a resume sends it
-   * first, with the same `appendId`. `upTo`: the `sessionSavedCount` it completes (absent: the input).
+   * A session append recorded before it was attempted and not yet confirmed (a new run's input
+   * from the start): a resume sends it first, with the same `appendId`. `upTo`: the
+   * `sessionSavedCount` it completes (absent: the input).
    */
   pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
   /**
@@ -104,6 +105,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   agentStarted = false;
   /** JSON data of capabilities and drivers (e.g. a sandbox session id), by key; survives serialization. */
   extensions: Record<string, unknown> = {};
+  /** The final output; without `hasFinalOutput`, one its output guardrails had not passed yet. */
   finalOutput?: unknown;
   hasFinalOutput = false;
   /** True while a run() drives this state (a second concurrent resume is refused). */
@@ -225,7 +227,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
       nestedStates: Object.fromEntries(
         Object.entries(nestedStates).map(([k, v]) => [k, v.toJSON()]),
       ),
-      ...(hasFinalOutput ? { hasFinalOutput, finalOutput } : {}),
+      ...(hasFinalOutput || finalOutput !== undefined ? { hasFinalOutput, finalOutput } : {}),
     } as unknown as SerializedRunStateV1;
   }
 
