@@ -22,7 +22,11 @@ const packages = [
   'interop-openai-agents',
 ];
 /** Subpath exports (`@baton/<package>/<subpath>` → its source entry). */
-const subpaths: [string, string][] = [['testing/vitest', 'testing/src/vitest.ts']];
+const subpaths: [string, string][] = [
+  ['testing/vitest', 'testing/src/vitest.ts'],
+  ['provider-openai/playwright', 'provider-openai/src/playwright.ts'],
+  ['provider-openai/compaction', 'provider-openai/src/compaction.ts'],
+];
 
 export default defineConfig({
   resolve: {

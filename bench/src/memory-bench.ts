@@ -2,7 +2,8 @@
  * M1: `@baton/memory`'s own time on a 10,000-item history, with a zero-latency fake model (so
  * model time is excluded and what is left is Baton's): (a) the compaction check `CompactionSession`
  * runs after every turn, below its thresholds; (b) one full compaction pass — read, plan the
- * pair-safe cut, render the older 9,950 items for the summarizer, one summarizer run, atomic
+ * pair-safe cut, render the newest of the older 9,950 items within the summarizer's input budget
+ * (`summaryInputTokens`, default 32,000), one summarizer run, atomic
  * replace — on a `MemorySession`; (c) the memory read-side injection: one run's turn on the same
  * history with `memory()` (summary + tools) minus the same turn without it. Medians over rounds
  * of fresh data; the results are checked.

@@ -4,17 +4,22 @@
  * 1. `npm pack`s every publishable workspace package (`packages/*`, not private) and prints each
  *    tarball's size; checks each tarball holds its `exports` / `main` / `types` targets and no
  *    tests, fixtures or build info, and that every package states `engines.node`.
- * 2. Creates an empty project in the OS temp folder (outside the repository) and installs the
- *    tarballs of `@baton/kernel`, `@baton/provider-chat`, `@baton/memory` and `@baton/testing`
- *    (plus `zod`, their peer, and `@types/node`) with plain `npm install`; compiles and runs
+ * 2. Creates an empty project in the OS temp folder (outside the repository) with only
+ *    `@baton/kernel`, `@baton/sandbox` and its dependency `@baton/memory` (plus `zod` and
+ *    `@types/node`): `better-sqlite3` (an optional peer of `@baton/memory`) must not be installed,
+ *    their `.d.ts` compile without it or its types, and `app/program-0.ts` runs a local sandbox
+ *    and gets `MissingDependencyError` from `SqliteSession`.
+ * 3. In a second empty project, installs the tarballs of `@baton/kernel`, `@baton/provider-chat`,
+ *    `@baton/memory` and `@baton/testing` (plus `zod`, their peer, `better-sqlite3` for the
+ *    SQLite session, and `@types/node`) with plain `npm install`; compiles and runs
  *    `app/program-1.ts` there (ScriptedModel + SqliteSession, provider-chat against the
  *    wire-fixture server; vitest must not be installed).
- * 3. Installs every other tarball and the peers a user adds (`ioredis`, `bullmq`,
+ * 4. Installs every other tarball there and the peers a user adds (`ioredis`, `bullmq`,
  *    `@opentelemetry/api`, the OTel SDK for the in-memory exporter); `npm ls --all` must
  *    report no missing or invalid dependency (peer ranges hold); every entry point of every
  *    package is imported in one file and compiled with `strict` and `skipLibCheck: false`, so
  *    every published `.d.ts` compiles in a user's project; `@baton/kernel`'s alone with no
- *    `@types/node`; then runs `app/program-2.ts` (RedisSession on a real redis-server, the
+ *    `@types/node`; `@baton/mcp`'s with `lib: ["ES2022"]` (no DOM); then runs `app/program-2.ts` (RedisSession on a real redis-server, the
  *    OTel processor on the real SDK).
  *
  * Needs the packages built (`npm run build`; `npm test` builds first), the npm registry for
@@ -27,6 +32,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -45,7 +51,10 @@ const MINUTE = 60_000;
 /** The first program's packages; the second adds every other one. */
 const FIRST = ['@baton/kernel', '@baton/provider-chat', '@baton/memory', '@baton/testing'];
 /** Third-party packages a user installs beside Baton's: peers, and what the programs use. */
-const FIRST_EXTRA = ['zod', '@types/node'];
+const FIRST_EXTRA = ['zod', 'better-sqlite3', '@types/node'];
+/** The sandbox-only project: no SQLite driver may come with these. */
+const SANDBOX_ONLY = ['@baton/kernel', '@baton/sandbox', '@baton/memory'];
+const SANDBOX_EXTRA = ['zod', '@types/node'];
 const SECOND_EXTRA = ['ioredis', 'bullmq', '@opentelemetry/api', '@opentelemetry/sdk-trace-base'];
 
 interface Manifest {
@@ -234,8 +243,8 @@ function tsconfig(include: string[], overrides: Record<string, unknown> = {}): s
   return `${JSON.stringify(
     {
       compilerOptions: {
-        // No `lib`: the target's default (with DOM), as `tsc --init` gives; @modelcontextprotocol/sdk's
-        // own declarations need the DOM's fetch types.
+        // No `lib`: the target's default (with DOM), as `tsc --init` gives; `@baton/mcp` is also
+        // compiled without DOM below.
         target: 'ES2022',
         module: 'NodeNext',
         moduleResolution: 'NodeNext',
@@ -265,6 +274,29 @@ function npmInstall(app: string, specs: string[]): void {
   );
 }
 
+/** `@baton/sandbox` installs, compiles and runs without `better-sqlite3` (no native build). */
+function sandboxWithoutSqlite(app: string, tarballOf: (name: string) => string): void {
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify({ name: 'baton-packed-sandbox', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  copyFileSync(join(appSources, 'program-0.ts'), join(app, 'src', 'program-0.ts'));
+  log(`1. ${SANDBOX_ONLY.join(' + ')} (no better-sqlite3)`);
+  npmInstall(app, [
+    ...SANDBOX_ONLY.map(tarballOf),
+    ...SANDBOX_EXTRA.map((n) => `${n}@${pinnedVersion(n)}`),
+  ]);
+  const installed = ['better-sqlite3', '@types/better-sqlite3', 'prebuild-install', 'bindings'];
+  const present = installed.filter((n) => existsSync(join(app, 'node_modules', n)));
+  if (present.length) fail(`@baton/sandbox installed ${present.join(', ')}`);
+  else log('  ✔ no better-sqlite3, @types/better-sqlite3 or native build in the install');
+  writeFileSync(join(app, 'tsconfig.json'), tsconfig(['src']));
+  sh(tsc, ['-p', 'tsconfig.json'], { cwd: app, timeoutMs: 5 * MINUTE });
+  log('  ✔ their .d.ts compile under strict, skipLibCheck false, without better-sqlite3 types');
+  log(sh('node', ['dist/program-0.js'], { cwd: app, timeoutMs: 2 * MINUTE }).trimEnd());
+}
+
 function main(): void {
   const started = performance.now();
   const work = mkdtempSync(join(tmpdir(), 'baton-packed-'));
@@ -288,6 +320,8 @@ function main(): void {
       return p.tarball;
     };
 
+    sandboxWithoutSqlite(join(work, 'sandbox-app'), tarballOf);
+
     writeFileSync(
       join(app, 'package.json'),
       `${JSON.stringify({ name: 'baton-packed-app', private: true, type: 'module' }, null, 2)}\n`,
@@ -295,7 +329,7 @@ function main(): void {
     for (const file of ['program-1.ts', 'program-2.ts'])
       copyFileSync(join(appSources, file), join(app, 'src', file));
 
-    log(`1. ${FIRST.join(' + ')} (no vitest)`);
+    log(`2. ${FIRST.join(' + ')} + better-sqlite3 (no vitest)`);
     npmInstall(app, [
       ...FIRST.map(tarballOf),
       ...FIRST_EXTRA.map((n) => `${n}@${pinnedVersion(n)}`),
@@ -305,7 +339,7 @@ function main(): void {
     log(sh('node', ['dist/program-1.js'], { cwd: app, timeoutMs: 2 * MINUTE }).trimEnd());
 
     const rest = packed.map((p) => p.manifest.name).filter((n) => !FIRST.includes(n));
-    log(`2. + ${rest.join(' + ')}`);
+    log(`3. + ${rest.join(' + ')}`);
     npmInstall(app, [
       ...rest.map(tarballOf),
       ...SECOND_EXTRA.map((n) => `${n}@${pinnedVersion(n)}`),
@@ -349,6 +383,16 @@ function main(): void {
     );
     sh(tsc, ['-p', 'tsconfig.kernel.json'], { cwd: app, timeoutMs: 5 * MINUTE });
     log('  ✔ @baton/kernel types compile without @types/node (no node: in its declarations)');
+    writeFileSync(
+      join(app, 'src', 'mcp-no-dom.ts'),
+      "import * as mcp from '@baton/mcp';\nexport const m = mcp;\n",
+    );
+    writeFileSync(
+      join(app, 'tsconfig.mcp.json'),
+      tsconfig(['src/mcp-no-dom.ts'], { lib: ['ES2022'], noEmit: true }),
+    );
+    sh(tsc, ['-p', 'tsconfig.mcp.json'], { cwd: app, timeoutMs: 5 * MINUTE });
+    log('  ✔ @baton/mcp types compile with lib ES2022 (no DOM), strict, skipLibCheck false');
     log(sh('node', ['dist/program-2.js'], { cwd: app, timeoutMs: 2 * MINUTE }).trimEnd());
   } finally {
     if (keep) log(`(kept ${work})`);

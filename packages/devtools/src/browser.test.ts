@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { Agent, RunState, run, setTraceProcessors, tool } from '@baton/kernel';
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type Browser, launchChromium, watchPage } from '../test-support/chromium.js';
 import { largeTraceEvents } from '../test-support/large-trace.js';
@@ -24,6 +24,11 @@ let browser: Browser | undefined;
 let devtools: Devtools | undefined;
 let page: Page;
 let problems: string[] = [];
+
+// Every wait below is on page state (`expect.poll` over auto-waiting locators). A page that
+// re-renders after an animation frame can take seconds on a loaded machine: the default 1 s
+// would fail a correct page, so each wait gets 10 s (well inside the 30 s test timeout).
+vi.setConfig({ expect: { poll: { timeout: 10_000 } } });
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -172,7 +177,12 @@ describe('devtools page in Chromium', () => {
     await expect
       .poll(() => detail.getByTestId('field-Arguments').textContent())
       .toContain('"orderId": "#42"');
-    expect(new URL(page.url()).hash).toMatch(/trace=trace_[0-9a-f]{32}&span=span_/);
+    // The page writes the hash in an effect after the paint: wait for it to name this span.
+    const toolSpan = await detail.getAttribute('data-span-id');
+    expect(toolSpan).toMatch(/^span_/);
+    await expect
+      .poll(() => new URL(page.url()).hash)
+      .toMatch(new RegExp(`^#trace=trace_[0-9a-f]{32}&span=${toolSpan}$`));
     await page.reload();
     await expect
       .poll(() => page.getByTestId('span-detail').getAttribute('data-kind'))
@@ -264,6 +274,11 @@ describe('devtools page in Chromium', () => {
       output,
       delayMs: 700,
     });
+    // The first model call "thinks" until the test has seen it running in the page.
+    let answer!: () => void;
+    const thinking = new Promise<void>((r) => {
+      answer = r;
+    });
     const refund = tool({
       name: 'issue_refund',
       description: 'Refund',
@@ -284,7 +299,10 @@ describe('devtools page in Chromium', () => {
       name: 'Live Agent',
       tools: [lookup, refund],
       model: new ScriptedModel([
-        slow([fc('lookup_order', { orderId: '#42' }, 'l1')]),
+        async () => {
+          await thinking;
+          return [fc('lookup_order', { orderId: '#42' }, 'l1')];
+        },
         slow([fc('issue_refund', { orderId: '#42' }, 'r1')]),
         slow([msg('Refunded.')]),
       ]),
@@ -300,12 +318,14 @@ describe('devtools page in Chromium', () => {
       .toEqual(['agent', 'turn', 'generation']);
     await shot('live-running');
     const early = (await rows()).length;
+    expect(early).toBe(3);
+    answer();
     const first = await running;
     expect(first.interruptions).toHaveLength(1);
     await expect
       .poll(() => page.getByTestId('trace-item').first().getAttribute('data-status'))
       .toBe('paused');
-    expect((await rows()).length).toBeGreaterThan(early);
+    await expect.poll(async () => (await rows()).length).toBeGreaterThan(early);
     const approvals = page.getByTestId('approvals-waiting');
     await expect.poll(() => approvals.getByTestId('approval').count()).toBe(1);
     await expect

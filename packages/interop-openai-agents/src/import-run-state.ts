@@ -256,15 +256,17 @@ function pausedTurn(data: AgentsRunState, ctx: Ctx, current: AnyAgent, done: Set
       savedToSession: false,
     });
   }
-  const interruptions: SerializedRunItemV1[] = hostedApprovalRequests.map((request) => ({
-    type: 'tool_approval_item',
-    agent: current.name,
-    raw_item: request,
-    tool_name: String(request.name),
-    call_id: String(request.id),
-    arguments: typeof request.arguments === 'string' ? request.arguments : '{}',
-    path: [],
-  }));
+  const interruptions: SerializedRunStateV1['interruptions'] = hostedApprovalRequests.map(
+    (request) => ({
+      type: 'tool_approval_item' as const,
+      agent: current.name,
+      raw_item: request,
+      tool_name: String(request.name),
+      call_id: String(request.id),
+      arguments: typeof request.arguments === 'string' ? request.arguments : '{}',
+      path: [],
+    }),
+  );
   for (const call of functionCalls) {
     const own = theirs.find(
       (it) =>

@@ -4,6 +4,7 @@
 export {
   Agent,
   type AgentConfig,
+  type AgentPrompt,
   type FunctionToolResult,
   type Instructions,
   type OutputOf,
@@ -72,6 +73,8 @@ export {
   dropOrphanCalls,
   extractRefusal,
   extractText,
+  outputCallIdOf,
+  pendingCallId,
   toInputItem,
   toInputList,
   trimToCleanStart,
@@ -82,6 +85,7 @@ export {
   findItemIssue,
   type ItemSchemas,
   loadItemSchemas,
+  MAX_ITEM_DEPTH,
 } from './items/item-schemas.js';
 export type {
   AgentInput,
@@ -116,7 +120,15 @@ export { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
 export { DEFAULT_REJECTION_TEXT } from './loop/execute-tools.js';
 export type { NextStep } from './loop/next-step.js';
 export { backoffDelayMs } from './loop/retry.js';
-export { Runner, run, runStep, type StepOutcome } from './loop/run.js';
+export {
+  type ContextOf,
+  Runner,
+  type RunOptionsFor,
+  type RunResultFor,
+  run,
+  runStep,
+  type StepOutcome,
+} from './loop/run.js';
 // Loop
 export { RunContext } from './loop/run-context.js';
 export type {
@@ -133,6 +145,7 @@ export type {
   ModelInputData,
   NonStreamRunOptions,
   RetryOptions,
+  RunLogger,
   RunOptions,
   StreamRunOptions,
 } from './loop/run-options.js';
@@ -154,6 +167,7 @@ export type {
   ModelStreamEvent,
   ModelTracing,
   OutputSchemaDefinition,
+  Prompt,
   RetryAdvice,
   ToolDefinition,
 } from './model/model.js';
@@ -168,6 +182,7 @@ export {
   type ServerConversation,
   type TraceInfo,
 } from './run-state/run-state.js';
+export { MAX_RUN_STATE_DEPTH } from './run-state/run-state-json.js';
 export {
   createRunStateSchemaV1,
   loadRunStateSchemaV1,
@@ -193,6 +208,7 @@ export {
   type FunctionTool,
   type HostedApprovalDecision,
   type HostedTool,
+  type NativeToolCall,
   REDACTED_TOOL_ERROR,
   type Tool,
   type ToolCallDetails,

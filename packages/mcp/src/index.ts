@@ -9,6 +9,13 @@ export { McpCapability, type McpCapabilityOptions } from './mcp-capability.js';
 export type { MCPHttpServerOptions } from './mcp-http-options.js';
 // Logging and the tracing seam
 export { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
+export type {
+  McpFetch,
+  McpOAuthClientProvider,
+  McpOAuthDiscoveryState,
+  McpTransport,
+  McpTransportSendOptions,
+} from './mcp-sdk-types.js';
 export { MCPServer } from './mcp-server.js';
 export { MCPServerError, type McpFailureReason, type McpOperation } from './mcp-server-error.js';
 export {

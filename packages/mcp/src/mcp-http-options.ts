@@ -1,6 +1,5 @@
 /** What the two HTTP transports (Streamable HTTP and the older HTTP+SSE) share. */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpFetch, McpOAuthClientProvider } from './mcp-sdk-types.js';
 import type { MCPServerOptions } from './mcp-server-options.js';
 
 /** Options of an MCP server reached over HTTP. */
@@ -11,24 +10,8 @@ export interface MCPHttpServerOptions<TContext = any> extends MCPServerOptions<T
   headers?: Record<string, string>;
   /** More `fetch` options for every request; `headers` above are merged over its headers. */
   requestInit?: RequestInit;
-  /** A custom `fetch`. */
-  fetch?: FetchLike;
-  /** OAuth, as the SDK's HTTP transports support it. */
-  authProvider?: OAuthClientProvider;
-}
-
-/** The SDK transport options for `options` (headers merged over `requestInit.headers`). */
-export function httpTransportOptions(options: MCPHttpServerOptions) {
-  const { requestInit, headers } = options;
-  return {
-    requestInit: { ...requestInit, headers: { ...toRecord(requestInit?.headers), ...headers } },
-    fetch: options.fetch,
-    authProvider: options.authProvider,
-  };
-}
-
-/** `HeadersInit` as a plain record. */
-export function toRecord(headers: HeadersInit | undefined): Record<string, string> {
-  if (!headers) return {};
-  return Object.fromEntries(new Headers(headers).entries());
+  /** A custom `fetch` (default: the global one). */
+  fetch?: McpFetch;
+  /** OAuth, as the SDK's HTTP transports support it (an SDK `OAuthClientProvider`). */
+  authProvider?: McpOAuthClientProvider;
 }

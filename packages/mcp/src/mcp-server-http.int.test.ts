@@ -6,6 +6,7 @@ import {
   type HttpEverything,
   recordingLogger,
   startEverythingHttp,
+  waitUntil,
 } from './__fixtures__/reference-servers.js';
 
 describe('MCPServerStreamableHttp against server-everything (streamableHttp on 127.0.0.1)', () => {
@@ -37,7 +38,7 @@ describe('MCPServerStreamableHttp against server-everything (streamableHttp on 1
     expect(server.status).toBe('closed');
   });
 
-  it('a server that goes away gives clear tool errors, and the next call after it is back reconnects', async () => {
+  it('a server that goes away is noticed between calls, gives clear tool errors, and the next call after it is back reconnects', async () => {
     const own = await startEverythingHttp('streamableHttp');
     const logger = recordingLogger();
     const server = new MCPServerStreamableHttp({
@@ -52,12 +53,16 @@ describe('MCPServerStreamableHttp against server-everything (streamableHttp on 1
       const echo = byName(await mcpTools([server]), 'echo');
       expect((await invokeTool(echo, { message: 'one' })).output).toBe('Echo: one');
       await own.stop();
+      // The broken event stream is noticed without a call (a ping that fails).
+      await waitUntil(() => server.status === 'broken', 10_000, 'the loss to be noticed');
+      expect(logger.warnings).toContain(
+        'MCP server "remote" disconnected; the next operation reconnects once.',
+      );
       const lost = await invokeTool(echo, { message: 'two' });
       expect(lost.error).toBeInstanceOf(ToolInputError);
       expect(lost.output).toMatch(
-        /^Error: MCP server "remote" is unavailable: the connection was lost during tools\/call "echo"/,
+        /^Error: MCP server "remote" is unavailable: the connection was lost and reconnecting failed/,
       );
-      expect(server.status).toBe('broken');
       const stillDown = await invokeTool(echo, { message: 'three' });
       expect(stillDown.error).toBeInstanceOf(ToolInputError);
       expect(stillDown.output).toMatch(

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServer } from './mcp-server.js';
 import type { MCPServerOptions } from './mcp-server-options.js';
 
@@ -47,7 +47,7 @@ export class MCPServerStdio<TContext = any> extends MCPServer<TContext> {
     return (this.activeTransport as StdioClientTransport | undefined)?.pid ?? undefined;
   }
 
-  protected createTransport(): Transport {
+  protected createTransport(): McpTransport {
     const mode = this.options.stderr ?? 'capture';
     const transport = new StdioClientTransport({
       command: this.command,

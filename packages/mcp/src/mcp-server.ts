@@ -6,12 +6,12 @@
  */
 import { UserError, withMcpListToolsSpan } from '@baton/kernel';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpApprovalPolicy } from './approval-policy.js';
 import { classifyRequestError } from './classify-mcp-error.js';
 import { type OnListTools, reportListTools } from './list-tools-event.js';
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServerError, type McpOperation, messageOf } from './mcp-server-error.js';
 import {
   DEFAULT_MCP_TIMEOUT_MS,
@@ -25,6 +25,8 @@ import type { McpToolFilter } from './tool-filter.js';
 const MAX_LIST_PAGES = 100;
 /** `beforeClose` (e.g. an HTTP DELETE to a hung server) never holds `close()` longer than this. */
 const CLOSE_STEP_LIMIT_MS = 2_000;
+/** The longest a liveness probe (`ping`) after a transport error may take. */
+const PROBE_LIMIT_MS = 5_000;
 
 /**
  * An MCP server as a tool source; see `MCPServerStdio`, `MCPServerStreamableHttp` and
@@ -46,11 +48,12 @@ export abstract class MCPServer<TContext = any> {
   private state: McpServerStatus = 'idle';
   private everConnected = false;
   private client?: Client;
-  private transport?: Transport;
+  private transport?: McpTransport;
   private connecting?: Promise<void>;
   private closing?: Promise<void>;
   private cachedTools?: McpTool[];
   private cacheGeneration = 0;
+  private probing?: Client;
 
   protected constructor(defaultName: string, options: MCPServerOptions<TContext>) {
     for (const key of ['timeoutMs', 'connectTimeoutMs'] as const) {
@@ -76,15 +79,36 @@ export abstract class MCPServer<TContext = any> {
   }
 
   /** A new SDK transport for one connection attempt. */
-  protected abstract createTransport(): Transport;
+  protected abstract createTransport(): McpTransport;
+  /**
+   * Called with each error the transport of the live connection reports (after logging it at
+   * debug level). Default: nothing; a transport whose connection can break without closing (an
+   * HTTP response stream cut off) calls `probe`: it pings the server (at most `min(timeoutMs,
+   * 5 s)`), and when that fails the connection is lost — requests in flight fail at once as
+   * `'unavailable'` (instead of waiting for their timeout) and the next operation reconnects.
+   */
+  protected onTransportError(_error: Error, _probe: () => Promise<void>): void {}
+
+  /** The probe of {@link onTransportError}: one at a time per connection. */
+  private async probeConnection(client: Client): Promise<void> {
+    if (this.client !== client || this.probing === client) return;
+    this.probing = client;
+    try {
+      await client.ping({ timeout: Math.min(this.timeoutMs, PROBE_LIMIT_MS) });
+    } catch {
+      this.markBroken(client);
+    } finally {
+      if (this.probing === client) this.probing = undefined;
+    }
+  }
   /** Extra text for connect errors (e.g. the tail of a stdio server's stderr). */
   protected failureDetails(): string {
     return '';
   }
   /** Called before the client closes (e.g. to end an HTTP session). Errors are ignored. */
-  protected async beforeClose(_transport: Transport): Promise<void> {}
+  protected async beforeClose(_transport: McpTransport): Promise<void> {}
   /** The transport of the live connection, if any. */
-  protected get activeTransport(): Transport | undefined {
+  protected get activeTransport(): McpTransport | undefined {
     return this.transport;
   }
 
@@ -212,8 +236,10 @@ export abstract class MCPServer<TContext = any> {
       signal,
       failureDetails: () => this.failureDetails(),
       onClose: (closed) => this.markBroken(closed),
-      onError: (error) =>
-        this.logger.debug?.(`MCP server "${this.name}" transport error: ${error.message}`),
+      onError: (error, live) => {
+        this.logger.debug?.(`MCP server "${this.name}" transport error: ${error.message}`);
+        this.onTransportError(error, () => this.probeConnection(live));
+      },
       onToolsListChanged: () => {
         this.invalidateToolsCache();
         try {

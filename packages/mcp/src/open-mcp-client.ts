@@ -3,13 +3,13 @@
  * the `initialize` handshake, and on any failure closes everything before throwing.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpTransport } from './mcp-sdk-types.js';
 import { MCPServerError, messageOf } from './mcp-server-error.js';
 
 export interface OpenClientOptions {
   serverName: string;
-  transport: Transport;
+  transport: McpTransport;
   clientInfo: { name: string; version: string };
   timeoutMs: number;
   signal?: AbortSignal;
@@ -17,7 +17,7 @@ export interface OpenClientOptions {
   failureDetails: () => string;
   /** The connection closed (called with the client it belongs to). */
   onClose: (client: Client) => void;
-  onError: (error: Error) => void;
+  onError: (error: Error, client: Client) => void;
   onToolsListChanged: () => void;
 }
 
@@ -32,7 +32,7 @@ export async function openMcpClient(options: OpenClientOptions): Promise<Client>
     dropped = true;
     options.onClose(client);
   };
-  client.onerror = options.onError;
+  client.onerror = (error) => options.onError(error, client);
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
     options.onToolsListChanged();
   });

@@ -11,14 +11,22 @@ export {
   planCompaction,
   type SummarizeOptions,
   summarizeItems,
+  summaryTranscript,
 } from './compaction/compaction-core.js';
 export {
   type CompactionOutcome,
   CompactionSession,
   type CompactionSessionOptions,
+  DEFAULT_SUMMARY_INPUT_TOKENS,
 } from './compaction/compaction-session.js';
 // Compaction
-export { estimateTokens, findTailStart, renderTranscript } from './compaction/compaction-split.js';
+export {
+  estimateTokens,
+  findTailStart,
+  pairSafeStart,
+  renderItem,
+  renderTranscript,
+} from './compaction/compaction-split.js';
 export {
   replaceOldestItemsFallback,
   type SessionHistoryRewrite,
@@ -76,12 +84,22 @@ export {
   renderRollout,
 } from './long-term/rollouts.js';
 export { estimateTextTokens, truncateHead, truncateMiddle } from './long-term/text-budget.js';
-// Patches
 export {
   applyUnifiedDiffTo,
   type PatchedFile,
   type PatchFiles,
 } from './patch/apply-unified-diff.js';
+// Patches
+export {
+  applyV4ADiff,
+  v4aCreateContent,
+} from './patch/apply-v4a-diff.js';
+export {
+  MissingDependencyError,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqliteTransaction,
+} from './sqlite-driver.js';
 export {
   DEFAULT_SQLITE_SESSION_TABLE,
   SQLITE_SESSION_SCHEMA_VERSION,

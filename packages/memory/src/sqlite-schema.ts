@@ -14,7 +14,7 @@
  */
 import type { Item, ItemSchemas } from '@baton/kernel';
 import { findItemIssue, SessionError, UserError } from '@baton/kernel';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite-driver.js';
 
 /** The schema version this package writes (for the table and for each row). */
 export const SQLITE_SESSION_SCHEMA_VERSION = 1;
@@ -53,7 +53,7 @@ export function checkTableName(tableName: string): void {
  * table version.
  * @throws SessionError (operation `'open'`) when the table was created by a newer version.
  */
-export function ensureSchema(db: BetterSqlite3.Database, tableName: string, key: string): void {
+export function ensureSchema(db: SqliteDatabase, tableName: string, key: string): void {
   const setup = db.transaction(() => {
     db.exec(
       `CREATE TABLE IF NOT EXISTS ${META_TABLE} (table_name TEXT PRIMARY KEY, schema_version INTEGER NOT NULL)`,

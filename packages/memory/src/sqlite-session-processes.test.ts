@@ -15,6 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Worker {
   ready: Promise<void>;
   go(): void;
+  /** `stepped-ids` mode: sends batch `b`; resolves once the worker's `addItems` for it resolved. */
+  step(b: number): Promise<void>;
+  /** `stepped-ids` mode: no more batches (the worker closes the session and exits). */
+  end(): void;
   done: Promise<string>;
 }
 
@@ -30,9 +34,17 @@ function startWorker(args: string[], timeoutMs = 60_000): Worker {
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
   });
+  const sent = new Map<number, () => void>();
+  let partialLine = '';
   child.stdout.on('data', (d) => {
     out += d;
     if (out.startsWith('ready\n')) markReady();
+    const lines = (partialLine + d).split('\n');
+    partialLine = lines.pop() ?? '';
+    for (const line of lines) {
+      const b = /^sent (\d+)$/.exec(line)?.[1];
+      if (b !== undefined) sent.get(Number(b))?.();
+    }
   });
   child.stderr.on('data', (d) => {
     err += d;
@@ -49,6 +61,17 @@ function startWorker(args: string[], timeoutMs = 60_000): Worker {
   return {
     ready: Promise.race([ready, done.then(() => {})]),
     go: () => child.stdin.end('go\n'),
+    step(b) {
+      const acked = new Promise<void>((resolve) => sent.set(b, resolve));
+      child.stdin.write(`${b}\n`);
+      return Promise.race([
+        acked,
+        done.then(() => {
+          throw new Error(`append worker ${args[2]} exited before sending batch ${b}`);
+        }),
+      ]);
+    },
+    end: () => child.stdin.end(),
     done,
   };
 }
@@ -90,27 +113,42 @@ describe('SqliteSession across processes', () => {
 
   it('v2: two processes sending the same appendIds store each append once', async () => {
     const path = join(dir, 'same-ids.db');
-    const batches = 150;
+    const batches = 90;
     const perBatch = 3;
-    const workers = ['A', 'B'].map((w) =>
-      startWorker([path, 'ids', w, String(batches), String(perBatch), 'shared-ids']),
+    const [a, b] = ['A', 'B'].map((w) =>
+      startWorker([path, 'ids', w, String(batches), String(perBatch), 'stepped-ids']),
     );
-    await Promise.all(workers.map((w) => w.ready));
-    for (const w of workers) w.go();
-    await Promise.all(workers.map((w) => w.done));
+    await Promise.all([a.ready, b.ready]);
+    // Batch ids cycle through three orders: A sends first (B's append of the id comes after A's
+    // committed), B sends first, or both at once (a real race, either may win). So each process
+    // both claims ids and is refused ids another process claimed, and some claims race.
+    const first = (n: number) => ['A', 'B', undefined][n % 3];
+    for (let n = 0; n < batches; n++) {
+      const arranged = first(n);
+      if (arranged === undefined) await Promise.all([a.step(n), b.step(n)]);
+      else {
+        const [winner, loser] = arranged === 'A' ? [a, b] : [b, a];
+        await winner.step(n);
+        await loser.step(n);
+      }
+    }
+    a.end();
+    b.end();
+    expect(await Promise.all([a.done, b.done])).toEqual([
+      expect.stringMatching(/done A\n$/),
+      expect.stringMatching(/done B\n$/),
+    ]);
     const session = new SqliteSession({ sessionId: 'ids', path });
     const contents = (await session.getItems()).map((it) => (it as { content: string }).content);
     session.close();
-    // Each batch landed once, whole, from whichever process got there first, in batch order.
+    // Each batch landed once, whole, from the process that sent it first, in batch order.
     expect(contents).toHaveLength(batches * perBatch);
-    const winners = new Set<string>();
-    for (let b = 0; b < batches; b++) {
-      const w = contents[b * perBatch][0];
-      winners.add(w);
-      expect(contents.slice(b * perBatch, (b + 1) * perBatch)).toEqual(
-        Array.from({ length: perBatch }, (_, k) => `${w}:${b}:${k}`),
+    for (let n = 0; n < batches; n++) {
+      const w = contents[n * perBatch][0];
+      if (first(n) !== undefined) expect(w).toBe(first(n));
+      expect(contents.slice(n * perBatch, (n + 1) * perBatch)).toEqual(
+        Array.from({ length: perBatch }, (_, k) => `${w}:${n}:${k}`),
       );
     }
-    expect(winners.size).toBe(2);
   }, 90_000);
 });

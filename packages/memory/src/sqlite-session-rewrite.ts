@@ -7,15 +7,15 @@
  */
 import type { Item } from '@baton/kernel';
 import { UserError } from '@baton/kernel';
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteTransaction } from './sqlite-driver.js';
 import { SQLITE_SESSION_SCHEMA_VERSION } from './sqlite-schema.js';
 
 /** Builds the transaction function for one table; call it with `.immediate(...)`. */
 export function prepareReplaceOldest(
-  db: Database.Database,
+  db: SqliteDatabase,
   table: string,
   sessionId: string,
-): Database.Transaction<(expected: readonly Item[], replacement: readonly Item[]) => boolean> {
+): SqliteTransaction<(expected: readonly Item[], replacement: readonly Item[]) => boolean> {
   const oldest = db.prepare(
     `SELECT id, item FROM ${table} WHERE session_id = ? ORDER BY id ASC LIMIT ?`,
   );

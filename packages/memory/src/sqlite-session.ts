@@ -4,7 +4,11 @@
  */
 import type { AddItemsOptions, Item, ItemSchemas, SessionV2 } from '@baton/kernel';
 import { BatonError, loadItemSchemas, SessionError, UserError } from '@baton/kernel';
-import Database from 'better-sqlite3';
+import {
+  openSqliteDatabase,
+  type SqliteDatabase,
+  type SqliteTransaction,
+} from './sqlite-driver.js';
 import {
   appendsTable,
   checkTableName,
@@ -23,7 +27,8 @@ export interface SqliteSessionOptions {
   /**
    * A database file path (its folder must exist; the file is created when missing) or
    * `':memory:'` for a private in-memory database. The session opens it, sets WAL mode for
-   * files and a busy timeout, and closes it in {@link SqliteSession.close}.
+   * files and a busy timeout, and closes it in {@link SqliteSession.close}. Needs the optional
+   * peer dependency `better-sqlite3` installed (`npm install better-sqlite3`).
    */
   path?: string;
   /**
@@ -31,7 +36,7 @@ export interface SqliteSessionOptions {
    * busy timeout) are left as the caller set them — use WAL and a busy timeout for files shared
    * by several processes — and `close()` does not close it.
    */
-  db?: Database.Database;
+  db?: SqliteDatabase;
   /** The items table (letters, digits, underscores); default `'baton_session_items'`. */
   tableName?: string;
   /** How long (ms) a write waits for another process's lock before failing; default 5000. Only for `path`. */
@@ -59,6 +64,8 @@ export interface SqliteSessionOptions {
  *
  * @throws UserError from the constructor for bad options (no or both of `path`/`db`, empty
  *   `sessionId`, bad `tableName`).
+ * @throws MissingDependencyError from the constructor for a `path` when `better-sqlite3` is not
+ *   installed (an optional peer dependency: `npm install better-sqlite3`).
  * @throws SessionError from the constructor when the file cannot be opened or its table was made
  *   by a newer version; from every method when SQLite fails (operation and key
  *   `<tableName>:<sessionId>` set) or a stored row is invalid or newer (the message names the row id).
@@ -68,13 +75,13 @@ export class SqliteSession implements SessionV2 {
   readonly sessionId: string;
   /** The items table name. */
   readonly tableName: string;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly ownsDb: boolean;
   private readonly key: string;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly addTx: Database.Transaction<(items: Item[], appendId?: string) => void>;
-  private readonly popTx: Database.Transaction<(schemas: ItemSchemas) => Item | undefined>;
-  private readonly clearTx: Database.Transaction<() => void>;
+  private readonly addTx: SqliteTransaction<(items: Item[], appendId?: string) => void>;
+  private readonly popTx: SqliteTransaction<(schemas: ItemSchemas) => Item | undefined>;
+  private readonly clearTx: SqliteTransaction<() => void>;
   private readonly skipInvalid: boolean;
   private readonly replaceTx: ReturnType<typeof prepareReplaceOldest>;
   /** History rewrite v1 (atomic compare-and-swap of the oldest items, for `CompactionSession`). */
@@ -231,13 +238,13 @@ export class SqliteSession implements SessionV2 {
   }
 }
 
-function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
-  const db = new Database(path, { timeout: busyTimeoutMs });
+function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
+  const db = openSqliteDatabase(path, { timeout: busyTimeoutMs }, 'SqliteSession');
   if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
   return db;
 }
 
-function prepareStatements(db: Database.Database, table: string) {
+function prepareStatements(db: SqliteDatabase, table: string) {
   const columns = 'id, schema_version, item';
   return {
     insert: db.prepare(

@@ -30,6 +30,7 @@ describeModelConformance(
         body: chunksToSse(recorded('anthropic-text.chunks.txt'), 'anthropic'),
       },
       text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
+      usage: { inputTokens: 12, outputTokens: 30 },
     },
     streamedToolCall: {
       response: {
@@ -50,6 +51,9 @@ describeModelConformance(
         body: ownFixture('rate-limit-429.json'),
       },
       retryAfterMs: 3000,
+    },
+    serverError: {
+      response: { kind: 'json', status: 529, body: ownFixture('overloaded-529.json') },
     },
     badRequest: {
       response: {

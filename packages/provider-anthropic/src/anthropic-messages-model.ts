@@ -97,6 +97,15 @@ export class AnthropicMessagesModel implements Model {
   }
 
   /**
+   * Of the features a run checks (`Model.supports`), Anthropic serves only its own hosted tools
+   * (`'hosted_tools:anthropic'`); prompt objects, OpenAI tool search and OpenAI native tools are
+   * refused before the first call of an agent using them.
+   */
+  supports(feature: string): boolean {
+    return feature === `hosted_tools:${ANTHROPIC_PROVIDER_ID}`;
+  }
+
+  /**
    * One non-streamed call (`client.messages.create`), continued on `pause_turn`.
    * @throws ModelCallError for API failures; UserError for requests Anthropic cannot take;
    *   ModelBehaviorError for `max_tokens` inside a tool call; the signal's reason when aborted.

@@ -44,7 +44,8 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
  * - `providerOptions.anthropic` is merged last, over everything (`output_config` is merged key by key).
  *
  * @throws UserError for a hosted tool of another provider (named in the message), and for
- *   `previousResponseId` / `conversationId` (Anthropic keeps no server-side conversation).
+ *   `previousResponseId` / `conversationId` (Anthropic keeps no server-side conversation) and a
+ *   `prompt` object (an OpenAI feature).
  */
 export function buildAnthropicRequest(
   modelId: string,
@@ -54,6 +55,11 @@ export function buildAnthropicRequest(
   if (request.previousResponseId || request.conversationId) {
     throw new UserError(
       'The Anthropic Messages API keeps no server-side conversation: previousResponseId / conversationId cannot be used with an Anthropic model. Send the full history instead.',
+    );
+  }
+  if (request.prompt) {
+    throw new UserError(
+      `Prompt objects (${request.prompt.id}) are an OpenAI Responses feature; the Anthropic Messages API cannot use one. Give the agent instructions instead.`,
     );
   }
   const settings = request.modelSettings ?? {};

@@ -86,6 +86,14 @@ export class ChatCompletionsModel implements Model {
     };
   }
 
+  /**
+   * Chat Completions has none of the features a run checks (`Model.supports`): prompt objects,
+   * tool search, hosted or native tools are refused before the first call of an agent using them.
+   */
+  supports(_feature: string): boolean {
+    return false;
+  }
+
   /** Builds the request body this model would send for `request` (no network). */
   buildRequestBody(request: ModelRequest): Record<string, unknown> {
     return convertToChatInput(request, this.modelId, this.inputOptions);

@@ -33,6 +33,7 @@ describeModelConformance(
         chunkBytes: 128,
       },
       text: 'Hello! How can I help you today?',
+      usage: { inputTokens: 19, outputTokens: 10 },
     },
     streamedToolCall: {
       // Real recorded traffic, served verbatim.
@@ -56,6 +57,20 @@ describeModelConformance(
         body: ownJson('rate-limit-error.json'),
       },
       retryAfterMs: 2000,
+    },
+    serverError: {
+      response: {
+        kind: 'json',
+        status: 500,
+        body: {
+          error: {
+            message: 'The server had an error while processing your request. Sorry about that!',
+            type: 'server_error',
+            param: null,
+            code: null,
+          },
+        },
+      },
     },
     badRequest: {
       response: { kind: 'json', status: 400, body: ownJson('bad-request-error.json') },

@@ -109,6 +109,11 @@ function rejectResponsesOnlyFeatures(request: ModelRequest, id: string): void {
     );
   if (request.conversationId)
     refuse('conversationId', `${useResponses}, or keep the history in a Session.`);
+  if (request.prompt)
+    refuse(
+      `A prompt object (${request.prompt.id})`,
+      `${useResponses}, or give the agent instructions.`,
+    );
   const settings = request.modelSettings ?? {};
   if (settings.include && settings.include.length > 0)
     refuse(

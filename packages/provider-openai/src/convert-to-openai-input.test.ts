@@ -43,13 +43,13 @@ describe('toResponsesInput', () => {
 
   it('passes hosted items, compaction, item references and MCP approvals through, minus provider_data', () => {
     const items = [
+      { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAA' },
       {
         type: 'web_search_call',
         id: 'ws_1',
         status: 'completed',
         action: { type: 'search', query: 'q' },
       },
-      { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAA' },
       { type: 'item_reference', id: 'msg_1' },
       {
         type: 'mcp_approval_response',
@@ -60,13 +60,13 @@ describe('toResponsesInput', () => {
       { type: 'hosted_tool_call', id: 'srvtoolu_1', provider_data: { anthropic: {} } },
     ] as Item[];
     expect(toResponsesInput(items)).toEqual([
+      { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAA' },
       {
         type: 'web_search_call',
         id: 'ws_1',
         status: 'completed',
         action: { type: 'search', query: 'q' },
       },
-      { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAA' },
       { type: 'item_reference', id: 'msg_1' },
       { type: 'mcp_approval_response', approval_request_id: 'mcpr_1', approve: false },
     ]);

@@ -5,18 +5,18 @@
  * the API does not accept: `provider_data`, ids minted by other providers, and reasoning items
  * the server could not resolve. Source: https://platform.openai.com/docs/api-reference/responses/create
  */
-import {
-  type ContentPart,
-  type Item,
-  type MessageItem,
-  type ModelRequest,
-  type ModelSettings,
-  type ToolDefinition,
-  UserError,
+import type {
+  ContentPart,
+  Item,
+  MessageItem,
+  ModelRequest,
+  ModelSettings,
+  ToolDefinition,
 } from '@baton/kernel';
+import { toResponsesTools } from './responses-tools.js';
 
 /** The JSON body sent to `client.responses.create` (snake_case, as on the wire). */
-export type ResponsesRequestBody = { model: string; input: Record<string, unknown>[] } & Record<
+export type ResponsesRequestBody = { model?: string; input: Record<string, unknown>[] } & Record<
   string,
   unknown
 >;
@@ -33,13 +33,19 @@ export interface BuildResponsesRequestOptions {
   modelId: string;
   /** When set, sends `context_management: [{ type: 'compaction', compact_threshold }]`. */
   contextManagement?: ContextManagementOptions;
+  /**
+   * The model name is the provider's default, not the user's choice: with a prompt object, `model`
+   * is then left out so the prompt's own model is used.
+   */
+  modelIsDefault?: boolean;
 }
 
 const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc', reasoning: 'rs' };
 
 /**
  * Converts transcript items to Responses `input` items:
- * - `provider_data` is removed from every item;
+ * - `provider_data` and the output-only `created_by` are removed from every item (and from
+ *   `shell_call_output` chunks);
  * - a `message` / `function_call` `id` that is not a Responses id (`msg_…` / `fc_…`, e.g. one
  *   minted by another provider) is removed, the item is kept;
  * - assistant `output_text` parts get `annotations: []` when missing (the API requires it);
@@ -47,6 +53,9 @@ const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc',
  *   provider and cannot be resolved), or when `store` is `false` and it has no
  *   `encrypted_content` (nothing was stored to look it up); a `null` `encrypted_content` is omitted;
  * - `hosted_tool_call` (the kernel's neutral record of another provider's server tool) is dropped;
+ * - items before the latest `compaction` item are dropped: the compaction item stands for them
+ *   (the transcript keeps them; only the request leaves them out);
+ * - a `local_shell_call_output` is sent with the call id as its `id`, as the API names it;
  * - every other item (hosted-tool calls, `compaction`, `item_reference`, MCP approvals, …) is
  *   passed through unchanged.
  */
@@ -55,75 +64,87 @@ export function toResponsesInput(
   options: { store?: boolean } = {},
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  let _: unknown;
-  for (const item of items) {
-    const raw = item as Item & Record<string, unknown>;
-    const prefix = ID_PREFIX[item.type];
-    const hasWireId =
-      typeof raw.id === 'string' && prefix !== undefined && raw.id.startsWith(prefix);
-    if (item.type === 'reasoning') {
-      const encrypted = typeof raw.encrypted_content === 'string' && raw.encrypted_content !== '';
-      if (!hasWireId || (options.store === false && !encrypted)) continue;
-    } else if (item.type === 'hosted_tool_call') continue;
-    // Items that need no change are sent as they are (the body is only serialized, never
-    // changed); the others are copied and fixed.
-    const dropId = prefix !== undefined && raw.id !== undefined && !hasWireId;
-    const partsToFix =
-      item.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)
-        ? item.content.some((p) => p.type === 'output_text' && p.annotations === undefined)
-        : false;
-    const dropEncrypted =
-      item.type === 'reasoning' &&
-      raw.encrypted_content !== undefined &&
-      !(typeof raw.encrypted_content === 'string' && raw.encrypted_content !== '');
-    if (raw.provider_data === undefined && !dropId && !partsToFix && !dropEncrypted) {
-      out.push(raw);
-      continue;
+  let from = 0;
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (items[i].type === 'compaction') {
+      from = i;
+      break;
     }
-    // Keys are left out by destructuring, not `delete` (which slows JSON.stringify down).
-    let wire: Record<string, unknown>;
-    if (dropId) ({ provider_data: _, id: _, ...wire } = raw);
-    else if (dropEncrypted) ({ provider_data: _, encrypted_content: _, ...wire } = raw);
-    else if (raw.provider_data !== undefined) ({ provider_data: _, ...wire } = raw);
-    else wire = { ...raw }; // a plain copy is much cheaper than a rest copy
-    if (partsToFix) {
-      // Object.assign, not `{ ...part, annotations: [] }`: adding a key after a spread is ~5×
-      // slower in V8.
-      wire.content = (item as MessageItem & { content: ContentPart[] }).content.map((part) =>
-        part.type === 'output_text' && part.annotations === undefined
-          ? Object.assign({}, part, { annotations: [] })
-          : part,
-      );
-    }
-    out.push(wire);
+  }
+  for (let i = from; i < items.length; i++) {
+    const wire = wireItem(items[i], options);
+    if (wire) out.push(wire);
   }
   return out;
 }
 
 /**
- * Converts tool definitions: function tools (handoffs included) → `{ type: 'function', name,
- * description, parameters, strict }`; hosted tools → their `providerData` as is.
- *
- * @throws UserError for a hosted tool of another provider (e.g. an Anthropic server tool).
+ * One transcript item as a Responses input item (the per-item rules of {@link toResponsesInput}),
+ * a new object, or `undefined` for an item the API cannot take.
  */
-export function toResponsesTools(tools: readonly ToolDefinition[]): Record<string, unknown>[] {
-  return tools.map((tool) => {
-    if (tool.type === 'function') {
-      return {
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.parameters,
-        strict: tool.strict,
-      };
-    }
-    if (tool.providerId !== 'openai') {
-      throw new UserError(
-        `Hosted tool "${tool.name}" belongs to provider "${tool.providerId}"; the OpenAI Responses API cannot run it. Use it with a ${tool.providerId} model, or replace it with an OpenAI hosted tool.`,
-      );
-    }
-    return { ...tool.providerData };
-  });
+export function toResponsesInputItem(
+  item: Item,
+  options: { store?: boolean } = {},
+): Record<string, unknown> | undefined {
+  const wire = wireItem(item, options);
+  return wire === item ? { ...wire } : wire;
+}
+
+/**
+ * {@link toResponsesInputItem}, but an item that needs no change is returned as it is (a request
+ * body is only serialized, never changed); the others are copied and fixed.
+ */
+function wireItem(item: Item, options: { store?: boolean }): Record<string, unknown> | undefined {
+  const raw = item as Item & Record<string, unknown>;
+  const prefix = ID_PREFIX[item.type];
+  const hasWireId = typeof raw.id === 'string' && prefix !== undefined && raw.id.startsWith(prefix);
+  const encrypted = typeof raw.encrypted_content === 'string' && raw.encrypted_content !== '';
+  if (item.type === 'reasoning') {
+    if (!hasWireId || (options.store === false && !encrypted)) return undefined;
+  } else if (item.type === 'hosted_tool_call') return undefined;
+  const dropId = prefix !== undefined && raw.id !== undefined && !hasWireId;
+  const partsToFix =
+    item.type === 'message' && item.role === 'assistant' && Array.isArray(item.content)
+      ? item.content.some((p) => p.type === 'output_text' && p.annotations === undefined)
+      : false;
+  const dropEncrypted =
+    item.type === 'reasoning' && raw.encrypted_content !== undefined && !encrypted;
+  const shellOutput = item.type === 'shell_call_output' && Array.isArray(raw.output);
+  const localShellOutput =
+    item.type === 'local_shell_call_output' && typeof raw.call_id === 'string';
+  if (
+    raw.provider_data === undefined &&
+    raw.created_by === undefined &&
+    !dropId &&
+    !partsToFix &&
+    !dropEncrypted &&
+    !shellOutput &&
+    !localShellOutput
+  )
+    return raw;
+  // Keys are left out by destructuring, not `delete` (which slows JSON.stringify down).
+  const { provider_data: _data, created_by: _by, ...wire }: Record<string, unknown> = raw;
+  if (dropEncrypted) delete wire.encrypted_content;
+  else if (shellOutput)
+    wire.output = (wire.output as unknown[]).map((chunk) => {
+      if (typeof chunk !== 'object' || chunk === null || !('created_by' in chunk)) return chunk;
+      const { created_by: _, ...rest } = chunk as Record<string, unknown>;
+      return rest;
+    });
+  else if (localShellOutput) {
+    wire.id = wire.call_id;
+    delete wire.call_id;
+  } else if (dropId) delete wire.id;
+  if (partsToFix) {
+    // Object.assign, not `{ ...part, annotations: [] }`: adding a key after a spread is ~5×
+    // slower in V8.
+    wire.content = (item as MessageItem & { content: ContentPart[] }).content.map((part) =>
+      part.type === 'output_text' && part.annotations === undefined
+        ? Object.assign({}, part, { annotations: [] })
+        : part,
+    );
+  }
+  return wire;
 }
 
 /**
@@ -149,14 +170,16 @@ export function toResponsesToolChoice(
 }
 
 /**
- * Builds the Responses request body. Field mapping: `systemInstructions` → `instructions`;
+ * Builds the Responses request body. Field mapping: `prompt` → `prompt` (and no `model` when the
+ * model is the provider's default); `systemInstructions` → `instructions`;
  * `input` → {@link toResponsesInput}; `tools` → {@link toResponsesTools}; `outputSchema` →
  * `text.format` `{ type: 'json_schema', name, schema, strict }`; `modelSettings.toolChoice` →
  * `tool_choice`; `parallelToolCalls` → `parallel_tool_calls`; `reasoning`; `maxOutputTokens` →
  * `max_output_tokens`; `temperature`; `topP` → `top_p`; `truncation`; `store`; `include` (plus
  * `reasoning.encrypted_content` when `store` is `false`); `promptCacheKey` → `prompt_cache_key`;
  * `previousResponseId` → `previous_response_id`; `conversationId` → `conversation`;
- * `contextManagement` → `context_management`. `modelSettings.providerOptions.openai` is merged
+ * `modelSettings.contextManagement` (else the model's `contextManagement` option) →
+ * `context_management`. `modelSettings.providerOptions.openai` is merged
  * last (shallow), so it can set or override any field. Unset settings are omitted.
  *
  * @throws UserError for hosted tools of another provider.
@@ -170,9 +193,17 @@ export function buildResponsesRequest(
     model: options.modelId,
     input: toResponsesInput(request.input, { store: settings.store }),
   };
+  if (request.prompt) {
+    body.prompt = { ...request.prompt };
+    if (options.modelIsDefault) delete body.model;
+  }
   if (request.systemInstructions !== undefined && request.systemInstructions !== '')
     body.instructions = request.systemInstructions;
-  if (request.tools.length > 0) body.tools = toResponsesTools(request.tools);
+  if (request.tools.length > 0)
+    body.tools = toResponsesTools(request.tools, {
+      modelId: options.modelId,
+      promptTools: request.prompt !== undefined,
+    });
   if (request.outputSchema) {
     const { name, schema, strict } = request.outputSchema;
     body.text = { format: { type: 'json_schema', name: formatName(name), schema, strict } };
@@ -192,8 +223,10 @@ export function buildResponsesRequest(
   set(body, 'prompt_cache_key', request.promptCacheKey);
   set(body, 'previous_response_id', request.previousResponseId);
   set(body, 'conversation', request.conversationId);
-  const threshold = options.contextManagement?.compactThresholdTokens;
-  if (options.contextManagement) {
+  const threshold =
+    settings.contextManagement?.compactThreshold ??
+    options.contextManagement?.compactThresholdTokens;
+  if (options.contextManagement || settings.contextManagement) {
     body.context_management = [
       threshold === undefined
         ? { type: 'compaction' }

@@ -159,6 +159,11 @@ export interface HostedMcpToolOptions extends Extra {
   requireApproval?: 'always' | 'never' | Record<string, unknown>;
   serverDescription?: string;
   /**
+   * Load the server's tools only through tool search (`defer_loading: true`); add
+   * `toolSearchTool()` to the agent. Default false.
+   */
+  deferLoading?: boolean;
+  /**
    * Decides the server's approval requests (`mcp_approval_request` items of this server) without
    * pausing the run (as the Python SDK's `on_approval_request`); `reason` goes with a rejection.
    * Without it, each request pauses the run with a `tool_approval_item` to approve or reject.
@@ -188,6 +193,7 @@ export function hostedMcpTool(options: HostedMcpToolOptions): HostedTool {
       allowed_tools: options.allowedTools,
       require_approval: options.requireApproval,
       server_description: options.serverDescription,
+      defer_loading: options.deferLoading ? true : undefined,
     },
     options.extra,
   );

@@ -1,4 +1,15 @@
 export {
+  BLANK_SCREENSHOT,
+  type Computer,
+  type ComputerCallResult,
+  type ComputerEnvironment,
+  type ComputerSafetyCheck,
+  type ComputerToolOptions,
+  computerTool,
+  type MouseButton,
+  runComputerAction,
+} from './computer/computer-tool.js';
+export {
   type FromResponsesResponseOptions,
   fromResponsesOutputItem,
   fromResponsesResponse,
@@ -13,8 +24,8 @@ export {
   type ContextManagementOptions,
   type ResponsesRequestBody,
   toResponsesInput,
+  toResponsesInputItem,
   toResponsesToolChoice,
-  toResponsesTools,
 } from './convert-to-openai-input.js';
 export {
   type CodeInterpreterToolOptions,
@@ -47,3 +58,17 @@ export {
   type OpenAIResponsesModelOptions,
 } from './openai-responses-model.js';
 export { type ToModelStreamEventsOptions, toModelStreamEvents } from './openai-stream.js';
+export { type ResponsesToolsOptions, toResponsesTools } from './responses-tools.js';
+export {
+  fromConversationItem,
+  OpenAIConversationsSession,
+  type OpenAIConversationsSessionOptions,
+  toConversationItem,
+} from './sessions/openai-conversations-session.js';
+export {
+  namespaceCapability,
+  type ToolNamespaceOptions,
+  type ToolSearchToolOptions,
+  toolNamespace,
+  toolSearchTool,
+} from './tool-search.js';

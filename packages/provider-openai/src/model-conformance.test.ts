@@ -18,6 +18,7 @@ describeModelConformance('openai-responses', (server) => testModel(server), {
   streamedText: {
     response: sseFixture('text.chunks.txt'),
     text: 'It is sunny and 22 °C in Paris right now.',
+    usage: { inputTokens: 36, outputTokens: 14 },
   },
   streamedToolCall: {
     response: sseFixture('tool-call.chunks.txt'),
@@ -30,6 +31,20 @@ describeModelConformance('openai-responses', (server) => testModel(server), {
   rateLimited: {
     response: jsonFixture('error-429-rate-limit.json', 429, { 'retry-after': '2' }),
     retryAfterMs: 2000,
+  },
+  serverError: {
+    response: {
+      kind: 'json',
+      status: 500,
+      body: {
+        error: {
+          message: 'The server had an error while processing your request. Sorry about that!',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      },
+    },
   },
   badRequest: { response: jsonFixture('error-400.json', 400) },
 });

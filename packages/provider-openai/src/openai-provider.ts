@@ -28,6 +28,8 @@ export interface OpenAIProviderOptions {
   defaultModel?: string;
   /** Server-side compaction for every model of this provider (see `OpenAIResponsesModelOptions`). */
   contextManagement?: ContextManagementOptions;
+  /** Native tool types for every model of this provider (see `OpenAIResponsesModelOptions.nativeTools`). Default true. */
+  nativeTools?: boolean;
   /** `gen_ai.provider.name` on trace spans; default from the base URL (see `OpenAIResponsesModelOptions`). */
   providerName?: string;
 }
@@ -79,6 +81,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): OpenA
         client: getClient(),
         contextManagement: options.contextManagement,
         providerName: options.providerName,
+        nativeTools: options.nativeTools,
+        modelIsDefault: !modelName || modelName.trim() === '',
       });
     },
   };

@@ -34,6 +34,17 @@ export interface OpenAIResponsesModelOptions {
   /** Server-side compaction: sends `context_management: [{ type: 'compaction', compact_threshold }]`. */
   contextManagement?: ContextManagementOptions;
   /**
+   * Offer tools that have a Responses tool type of their own (`NativeToolCall`: `shell`,
+   * `local_shell`, `apply_patch`, `computer`) as that type. Default true; `false` sends their
+   * function form (models without these tools; a computer tool is then refused).
+   */
+  nativeTools?: boolean;
+  /**
+   * The model name is the provider's default rather than the user's choice: a request with a
+   * prompt object then leaves `model` out, so the prompt's own model is used.
+   */
+  modelIsDefault?: boolean;
+  /**
    * `gen_ai.provider.name` on trace spans (GenAI semantic conventions). Default: `'azure.ai.openai'`
    * for an Azure OpenAI base URL (`*.openai.azure.com`, `*.cognitiveservices.azure.com`), else
    * `'openai'`.
@@ -62,12 +73,16 @@ export class OpenAIResponsesModel implements Model {
   readonly endpoint: ModelEndpoint;
   private readonly client: OpenAI;
   private readonly contextManagement?: ContextManagementOptions;
+  private readonly nativeTools: boolean;
+  private readonly modelIsDefault: boolean;
   private readonly url: string;
 
   constructor(modelId: string, options: OpenAIResponsesModelOptions) {
     this.modelId = modelId;
     this.client = options.client;
     this.contextManagement = options.contextManagement;
+    this.nativeTools = options.nativeTools ?? true;
+    this.modelIsDefault = options.modelIsDefault ?? false;
     this.url = `${String(this.client.baseURL ?? '').replace(/\/+$/, '')}/responses`;
     this.endpoint = openAIEndpointOf(this.client.baseURL, options.providerName);
   }
@@ -111,6 +126,19 @@ export class OpenAIResponsesModel implements Model {
     return toModelStreamEvents(open, { signal: request.signal, url: this.url });
   }
 
+  /**
+   * The features a run checks before the first call (`Model.supports`): prompt objects
+   * (`'prompt'`), tool search with deferred tools (`'tool_search'`), OpenAI hosted tools
+   * (`'hosted_tools:openai'`) and — unless `nativeTools: false` — the native tool types
+   * (`'native_tool:shell_call'`, `'native_tool:local_shell_call'`,
+   * `'native_tool:apply_patch_call'`, `'native_tool:computer_call'`).
+   */
+  supports(feature: string): boolean {
+    if (feature.startsWith('native_tool:'))
+      return this.nativeTools && NATIVE_CALLS.has(feature.slice('native_tool:'.length));
+    return feature === 'prompt' || feature === 'tool_search' || feature === 'hosted_tools:openai';
+  }
+
   /** `{ retry, delayMs }` from a `ModelCallError` (or a raw `openai` error); see `getOpenAIRetryAdvice`. */
   getRetryAdvice(error: unknown, attempt: number): RetryAdvice | undefined {
     return getOpenAIRetryAdvice(error, attempt);
@@ -120,9 +148,18 @@ export class OpenAIResponsesModel implements Model {
     return buildResponsesRequest(request, {
       modelId: this.modelId,
       contextManagement: this.contextManagement,
+      modelIsDefault: this.modelIsDefault,
     });
   }
 }
+
+/** Call item types of the Responses tool types this model offers natively. */
+const NATIVE_CALLS = new Set([
+  'shell_call',
+  'local_shell_call',
+  'apply_patch_call',
+  'computer_call',
+]);
 
 /** The body of a 2xx response: parsed JSON for a JSON content type, else the text. */
 async function readBody(response: Response, url: string): Promise<unknown> {

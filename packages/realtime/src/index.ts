@@ -24,8 +24,13 @@ export type {
   RealtimeSessionEventOf,
   RealtimeSessionStatus,
 } from './realtime-events.js';
-export { messageText, type RealtimeItemData, realtimeData } from './realtime-history.js';
-export { newItemId, RealtimeSession } from './realtime-session.js';
+export {
+  messageText,
+  newItemId,
+  type RealtimeItemData,
+  realtimeData,
+} from './realtime-history.js';
+export { RealtimeSession } from './realtime-session.js';
 export type { RealtimeSessionOptions } from './realtime-session-options.js';
 // Transport contract
 export {

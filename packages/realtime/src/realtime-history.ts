@@ -195,3 +195,9 @@ function merge(existing: IdItem, incoming: IdItem): IdItem {
   };
   return Object.keys(data).length > 0 ? withRealtimeData(merged, data) : merged;
 }
+
+/** A client-assigned item id (`item_bt…`, within the 32 characters vendors allow). */
+export function newItemId(): string {
+  const hex = globalThis.crypto.randomUUID().replace(/-/g, '');
+  return `item_bt${hex.slice(0, 24)}`;
+}

@@ -2,24 +2,23 @@
  * `RealtimeSession`: a live speech-to-speech conversation with a `RealtimeAgent` over a
  * `RealtimeTransport`. The transport-neutral core: it keeps the history as kernel items, runs
  * tools and handoffs, checks the transcript with output guardrails, sequences `response.create`,
- * cuts interrupted answers at the audio actually heard, and reconnects when asked to.
+ * cuts interrupted answers at the audio actually heard, and reconnects when asked to. The parts
+ * live beside it: `session-mirror` (vendor conversation → local history), `session-link`
+ * (status, sending, reconnect), `session-tools`, `session-handoff`, `transcript-guardrails`,
+ * `response-gate`, `audio-tracks`, `session-tracing`.
  */
 import {
   addUsage,
-  BatonError,
+  type BatonError,
   type ContentPart,
-  createTracer,
   type FunctionCallItem,
   type FunctionCallOutputItem,
   type GuardrailResult,
   type Handoff,
   type Item,
-  type RealtimeSessionSpanData,
   RunContext,
   RunState,
-  type Span,
   type ToolApprovalRunItem,
-  type Tracer,
   type Usage,
   UserError,
 } from '@baton/kernel';
@@ -28,24 +27,25 @@ import { createClockPlaybackTracker, type RealtimePlaybackTracker } from './audi
 import { AudioTracks } from './audio-tracks.js';
 import { EventChannel } from './event-channel.js';
 import { RealtimeAgent } from './realtime-agent.js';
-import { RealtimeConnectionError } from './realtime-errors.js';
 import type {
   RealtimeSessionEvent,
   RealtimeSessionEventOf,
   RealtimeSessionStatus,
 } from './realtime-events.js';
-import { RealtimeHistory, realtimeData } from './realtime-history.js';
+import { newItemId, RealtimeHistory } from './realtime-history.js';
 import type { RealtimeSessionOptions } from './realtime-session-options.js';
 import {
   DEFAULT_AUDIO_FORMAT,
-  type RealtimeClientEvent,
   type RealtimeTransport,
   type RealtimeTransportEvent,
 } from './realtime-transport.js';
 import { ResponseGate } from './response-gate.js';
-import { reconnectLoop, seedEvents } from './session-connection.js';
+import { seedEvents } from './session-connection.js';
 import { type HandoffHost, takeHandoff } from './session-handoff.js';
+import { asBatonError, SessionLink } from './session-link.js';
+import { type MirrorHost, mirrorTransportEvent } from './session-mirror.js';
 import { SessionTools } from './session-tools.js';
+import { SessionTracing } from './session-tracing.js';
 import { TranscriptGuardrails } from './transcript-guardrails.js';
 
 const ACTIVE_RESPONSE_CODE = 'conversation_already_has_active_response';
@@ -61,15 +61,13 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   private readonly guardrails: TranscriptGuardrails;
   private readonly playback: RealtimePlaybackTracker;
   private readonly abort = new AbortController();
+  private readonly link: SessionLink;
+  private readonly tracing: SessionTracing;
+  private readonly mirror: MirrorHost;
   private agent: RealtimeAgent;
-  private statusValue: RealtimeSessionStatus = 'disconnected';
-  private closed = false;
   private unsubscribe?: () => void;
-  private tracer?: Tracer;
-  private span?: Span<RealtimeSessionSpanData>;
   private readonly gate: ResponseGate;
   private readonly audio: AudioTracks;
-  private queued: RealtimeClientEvent[] = [];
 
   constructor(agent: RealtimeAgent, options: RealtimeSessionOptions<TContext>) {
     if (!(agent instanceof RealtimeAgent))
@@ -92,44 +90,54 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     this.channel = new EventChannel((error) =>
       console.error('[baton] a RealtimeSession event listener threw:', error),
     );
+    this.link = new SessionLink(this.transport, (e) => this.channel.emit(e));
+    this.tracing = new SessionTracing(options);
     this.playback = options.playbackTracker ?? createClockPlaybackTracker();
     this.audio = new AudioTracks(
       options.config?.outputAudioFormat ?? DEFAULT_AUDIO_FORMAT,
       this.playback,
     );
-    this.gate = new ResponseGate(() => this.trySend({ type: 'response.create' }));
+    this.gate = new ResponseGate(() => this.link.trySend({ type: 'response.create' }));
     this.tools = new SessionTools({
       state: this.state,
       hooks: options.hooks,
       signal: this.abort.signal,
       get tracer() {
-        return self.tracer;
+        return self.tracing.tracer;
       },
       get span() {
-        return self.span;
+        return self.tracing.span;
       },
       emit: (e) => this.channel.emit(e),
       sendOutput: (item) => this.addOutput(item),
       requestResponse: () => this.requestResponse(),
       handoff: (from, h, call) => this.takeHandoff(from, h, call),
-      reportError: (e) => this.reportError(e),
-      isClosed: () => this.closed,
+      reportError: (e) => this.link.reportError(e),
+      isClosed: () => this.link.closed,
     });
     this.guardrails = new TranscriptGuardrails(
       {
         guardrailsFor: (a) => [...a.outputGuardrails, ...(options.outputGuardrails ?? [])],
         context: this.state.context,
         get tracer() {
-          return self.tracer;
+          return self.tracing.tracer;
         },
         get span() {
-          return self.span;
+          return self.tracing.span;
         },
         onTrip: (responseId, results, text) => this.onTripwire(responseId, results, text),
-        onError: (e) => this.reportError(e),
+        onError: (e) => this.link.reportError(e),
       },
       options.guardrailSettings,
     );
+    this.mirror = {
+      store: this.store,
+      audio: this.audio,
+      guardrails: this.guardrails,
+      channel: this.channel,
+      emitHistory: () => this.emitHistory(),
+      agentOf: (responseId) => this.gate.agentOf(responseId) ?? this.agent,
+    };
   }
 
   /** The agent speaking now (changes on a handoff). */
@@ -138,7 +146,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   }
 
   get status(): RealtimeSessionStatus {
-    return this.statusValue;
+    return this.link.status;
   }
 
   /** Token usage of the session's responses so far. */
@@ -188,27 +196,27 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
    *   transport cannot connect (the session stays disconnected and may `connect()` again).
    */
   async connect(): Promise<void> {
-    if (this.closed) throw new UserError('This realtime session is closed; create a new one.');
-    if (this.statusValue !== 'disconnected')
-      throw new UserError(`This realtime session is already ${this.statusValue}.`);
-    this.setStatus('connecting');
+    if (this.link.closed) throw new UserError('This realtime session is closed; create a new one.');
+    if (this.link.status !== 'disconnected')
+      throw new UserError(`This realtime session is already ${this.link.status}.`);
+    this.link.setStatus('connecting');
     const config = await this.config(this.agent);
-    this.startTracing(config.model);
+    this.tracing.start(this.agent.name, config.model);
     this.unsubscribe = this.transport.subscribe((e) => this.onTransportEvent(e));
     try {
       await this.transport.connect({ config, signal: this.abort.signal });
     } catch (error) {
       this.unsubscribe();
       this.unsubscribe = undefined;
-      this.endTracing(error);
-      this.setStatus('disconnected');
+      this.tracing.end(error);
+      this.link.setStatus('disconnected');
       throw error;
     }
-    this.setStatus('connected');
+    this.link.setStatus('connected');
     for (const item of this.options.history ?? []) {
       this.store.upsert({ ...structuredClone(item), id: newItemId() } as Item & { id: string });
     }
-    for (const event of seedEvents(this.store.all, new Set())) this.send(event);
+    for (const event of seedEvents(this.store.all, new Set())) this.link.send(event);
     if (this.store.all.length > 0) this.emitHistory();
   }
 
@@ -220,7 +228,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     const content: ContentPart[] =
       typeof input === 'string' ? [{ type: 'input_text', text: input }] : input;
     const item = { type: 'message', role: 'user', content, id: newItemId() } as const;
-    this.send({ type: 'item.create', item });
+    this.link.send({ type: 'item.create', item });
     this.addToHistory(item);
     this.requestResponse();
   }
@@ -231,20 +239,20 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
    * @throws RealtimeConnectionError when not connected.
    */
   sendAudio(audio: Uint8Array, options: { commit?: boolean } = {}): void {
-    this.send({ type: 'audio.append', audio });
+    this.link.send({ type: 'audio.append', audio });
     if (options.commit) {
-      this.send({ type: 'audio.commit' });
+      this.link.send({ type: 'audio.commit' });
       if (this.turnDetectionOff()) this.requestResponse();
     }
   }
 
   /** Stops the current answer: cancels its generation and cuts its audio where playback is. */
   interrupt(): void {
-    if (this.statusValue !== 'connected') return;
+    if (this.link.status !== 'connected') return;
     const active = this.gate.active;
     if (active && !this.audio.isCut(active)) {
       this.audio.markCut(active);
-      this.send({ type: 'response.cancel', responseId: active });
+      this.link.send({ type: 'response.cancel', responseId: active });
     }
     this.interruptPlayback();
   }
@@ -266,19 +274,19 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   async updateAgent(agent: RealtimeAgent): Promise<void> {
     const config = await this.config(agent);
     this.agent = agent;
-    this.send({ type: 'session.update', config });
+    this.link.send({ type: 'session.update', config });
   }
 
   /** Ends the session: stops running tools, closes the transport, ends iterators. Idempotent. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.link.closed) return;
     await this.finish();
   }
 
   // ---- transport events ------------------------------------------------------------------
 
   private onTransportEvent(e: RealtimeTransportEvent): void {
-    if (this.closed) return;
+    if (this.link.closed) return;
     if (this.options.emitTransportEvents) this.channel.emit({ type: 'transport_event', event: e });
     switch (e.type) {
       case 'connection_lost':
@@ -291,68 +299,6 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
       case 'response.done':
         this.onResponseDone(e);
         return;
-      case 'item.upserted': {
-        const change = this.store.upsert(e.item, e.previousItemId);
-        if (change === 'added')
-          this.channel.emit({ type: 'history_added', item: structuredClone(e.item) });
-        else this.emitHistory();
-        return;
-      }
-      case 'item.deleted':
-        if (this.store.remove(e.itemId)) this.emitHistory();
-        return;
-      case 'item.truncated': {
-        const item = this.store.get(e.itemId);
-        if (item && realtimeData(item).truncated_ms === undefined) {
-          const received = this.audio.receivedMs(e.itemId, e.contentIndex);
-          this.store.truncate(e.itemId, e.audioEndMs, received ?? e.audioEndMs);
-          this.emitHistory();
-        }
-        return;
-      }
-      case 'audio.delta':
-        if (this.audio.add(e.responseId, e.itemId, e.contentIndex, e.audio.byteLength)) {
-          const { responseId, itemId, contentIndex, audio } = e;
-          this.channel.emit({ type: 'audio', responseId, itemId, contentIndex, audio });
-        }
-        return;
-      case 'audio.done':
-        if (!this.audio.isCut(e.responseId))
-          this.channel.emit({ type: 'audio_end', itemId: e.itemId, contentIndex: e.contentIndex });
-        return;
-      case 'transcript.delta': {
-        if (this.audio.isCut(e.responseId)) return;
-        if (this.store.appendText(e.itemId, e.delta, e.modality === 'audio') === 'added')
-          this.channel.emit({
-            type: 'history_added',
-            item: structuredClone(this.store.get(e.itemId)!),
-          });
-        this.channel.emit({
-          type: 'transcript_delta',
-          responseId: e.responseId,
-          itemId: e.itemId,
-          delta: e.delta,
-          modality: e.modality,
-        });
-        this.guardrails.onDelta(this.agentOf(e.responseId), e.responseId, e.itemId, e.delta);
-        return;
-      }
-      case 'transcript.done':
-        if (this.audio.isCut(e.responseId)) return;
-        this.store.setText(e.itemId, e.transcript, 'assistant');
-        this.emitHistory();
-        this.guardrails.onDone(this.agentOf(e.responseId), e.responseId, e.itemId, e.transcript);
-        return;
-      case 'input_transcription.completed': {
-        const change = this.store.setText(e.itemId, e.transcript, 'user');
-        if (change === 'added')
-          this.channel.emit({
-            type: 'history_added',
-            item: structuredClone(this.store.get(e.itemId)!),
-          });
-        else this.emitHistory();
-        return;
-      }
       case 'input_audio.speech_started':
         // Barge-in: stop what the user no longer hears; the server cancels the response itself
         // unless turn detection says `interruptResponse: false`.
@@ -369,7 +315,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
         return;
       }
       default:
-        return;
+        mirrorTransportEvent(this.mirror, e);
     }
   }
 
@@ -379,7 +325,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     this.channel.emit({ type: 'agent_end', agent, responseId: e.responseId, status: e.status });
     const calls = e.output.filter((i): i is FunctionCallItem => i.type === 'function_call');
     if (e.status === 'completed' && calls.length > 0 && !this.audio.isCut(e.responseId)) {
-      void this.tools.onResponse(agent, calls).catch((error) => this.reportError(error));
+      void this.tools.onResponse(agent, calls).catch((error) => this.link.reportError(error));
     }
     if (this.gate.pending && !this.tools.busy) this.requestResponse();
   }
@@ -394,7 +340,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     if (!cut) return false;
     const { track, audioEndMs } = cut;
     const { itemId, contentIndex } = track;
-    this.send({ type: 'item.truncate', itemId, contentIndex, audioEndMs });
+    this.link.send({ type: 'item.truncate', itemId, contentIndex, audioEndMs });
     this.store.truncate(itemId, audioEndMs, track.receivedMs);
     this.channel.emit({ type: 'audio_interrupted', itemId, contentIndex, playedMs: audioEndMs });
     this.emitHistory();
@@ -402,16 +348,16 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   }
 
   private onTripwire(responseId: string, results: GuardrailResult[], text: string): void {
-    if (this.closed) return;
+    if (this.link.closed) return;
     this.channel.emit({
       type: 'guardrail_tripped',
       responseId,
       guardrailResults: results,
       message: text,
     });
-    if (this.statusValue !== 'connected') return;
+    if (this.link.status !== 'connected') return;
     if (this.gate.active === responseId && !this.audio.isCut(responseId)) {
-      this.send({ type: 'response.cancel', responseId });
+      this.link.send({ type: 'response.cancel', responseId });
     }
     if (this.audio.current?.responseId === responseId) this.interruptPlayback();
     this.audio.markCut(responseId);
@@ -425,7 +371,7 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
   private addOutput(output: FunctionCallOutputItem): void {
     const item = { ...output, id: newItemId() };
     this.addToHistory(item);
-    this.trySend({ type: 'item.create', item });
+    this.link.trySend({ type: 'item.create', item });
   }
 
   private takeHandoff(from: RealtimeAgent, h: Handoff<any, RealtimeAgent>, call: FunctionCallItem) {
@@ -436,13 +382,13 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     return {
       context: this.state.context,
       hooks: this.options.hooks,
-      tracer: this.tracer,
-      span: this.span,
+      tracer: this.tracing.tracer,
+      span: this.tracing.span,
       config: (agent) => this.config(agent),
       switchTo: (agent) => {
         this.agent = agent;
       },
-      send: (event) => this.trySend(event),
+      send: (event) => this.link.trySend(event),
       emit: (event) => this.channel.emit(event),
       addOutput: (output) => this.addOutput(output),
     };
@@ -450,25 +396,17 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
 
   /** Sends `response.create` now, or once the active response is done (never two at once). */
   private requestResponse(): void {
-    if (!this.closed) this.gate.request(this.statusValue === 'connected');
+    if (!this.link.closed) this.gate.request(this.link.status === 'connected');
   }
 
   // ---- connection --------------------------------------------------------------------------
 
   private async onConnectionLost(error: BatonError): Promise<void> {
-    if (this.closed || this.statusValue === 'reconnecting') return;
-    const maxAttempts = Math.max(0, this.options.reconnect?.maxAttempts ?? 0);
+    if (this.link.closed || this.link.status === 'reconnecting') return;
     this.gate.lost();
     this.audio.reset();
-    const lost = RealtimeConnectionError.isInstance(error)
-      ? error
-      : new RealtimeConnectionError(error.message, { cause: error });
-    lost.willReconnect = maxAttempts > 0;
-    this.channel.emit({ type: 'error', error: lost });
-    if (maxAttempts === 0) return this.finish(lost);
-    this.setStatus('reconnecting');
-    const ok = await reconnectLoop({
-      maxAttempts,
+    const ok = await this.link.recover(error, {
+      maxAttempts: Math.max(0, this.options.reconnect?.maxAttempts ?? 0),
       backoff: this.options.reconnect?.backoff,
       signal: this.abort.signal,
       connect: async () =>
@@ -476,53 +414,16 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
           config: await this.config(this.agent),
           signal: this.abort.signal,
         }),
-      onAttemptFailed: (e, willRetry) => {
-        const err = new RealtimeConnectionError(
-          `Reconnecting the realtime session failed: ${(e as Error)?.message ?? e}`,
-          { cause: e, willReconnect: willRetry },
-        );
-        this.channel.emit({ type: 'error', error: err });
-        return err;
-      },
     });
-    if (this.closed) return;
+    if (this.link.closed) return;
     if (!ok.connected) return this.finish(ok.error);
-    this.setStatus('connected');
-    for (const event of seedEvents(this.store.all, this.tools.inFlight())) this.trySend(event);
-    const queued = this.queued;
-    this.queued = [];
-    for (const event of queued) this.trySend(event);
+    for (const event of seedEvents(this.store.all, this.tools.inFlight())) this.link.trySend(event);
+    this.link.flushQueued();
     if (this.gate.pending && !this.tools.busy) this.requestResponse();
   }
 
-  private send(event: RealtimeClientEvent): void {
-    if (this.statusValue === 'reconnecting') {
-      // Audio captured while the line is down is stale; everything else is replayed in order.
-      if (event.type !== 'audio.append' && this.queued.length < 10_000) this.queued.push(event);
-      return;
-    }
-    if (this.statusValue !== 'connected' || this.closed) {
-      throw new RealtimeConnectionError(
-        this.closed
-          ? 'The realtime session is closed; create a new session.'
-          : 'The realtime session is not connected; call connect() first.',
-      );
-    }
-    this.transport.send(event);
-  }
-
-  /** `send` for the session's own follow-ups: dropped when closed, reported when they fail. */
-  private trySend(event: RealtimeClientEvent): void {
-    if (this.closed) return;
-    try {
-      this.send(event);
-    } catch (error) {
-      this.reportError(error);
-    }
-  }
-
   private async finish(error?: unknown): Promise<void> {
-    this.closed = true;
+    this.link.closed = true;
     this.abort.abort();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
@@ -531,8 +432,8 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     } catch (e) {
       this.channel.emit({ type: 'error', error: asBatonError(e) });
     }
-    this.setStatus('disconnected', true);
-    this.endTracing(error);
+    this.link.setStatus('disconnected', true);
+    this.tracing.end(error);
     this.channel.end();
   }
 
@@ -550,10 +451,6 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     return this.options.config?.turnDetection === null;
   }
 
-  private agentOf(responseId: string): RealtimeAgent {
-    return this.gate.agentOf(responseId) ?? this.agent;
-  }
-
   private addToHistory(item: Item & { id: string }): void {
     if (this.store.upsert(item) === 'added')
       this.channel.emit({ type: 'history_added', item: structuredClone(item) });
@@ -563,61 +460,4 @@ export class RealtimeSession<TContext = any> implements AsyncIterable<RealtimeSe
     if (this.channel.wants('history_updated'))
       this.channel.emit({ type: 'history_updated', history: this.store.replayable() });
   }
-
-  private setStatus(status: RealtimeSessionStatus, force = false): void {
-    if (this.statusValue === status && !force) return;
-    this.statusValue = status;
-    this.channel.emit({ type: 'connection_status', status });
-  }
-
-  private reportError(error: unknown): void {
-    if (!this.closed) this.channel.emit({ type: 'error', error: asBatonError(error) });
-  }
-
-  private startTracing(model: string | undefined): void {
-    if (this.tracer) return;
-    this.tracer = createTracer({
-      workflowName: this.options.workflowName ?? 'Realtime session',
-      groupId: this.options.groupId,
-      metadata: this.options.traceMetadata,
-      disabled: this.options.tracing?.disabled,
-      includeSensitiveData: this.options.tracing?.includeSensitiveData,
-    });
-    this.tracer?.startTrace();
-    this.span = this.tracer?.startSpan<RealtimeSessionSpanData>(
-      {
-        kind: 'realtime_session',
-        agentName: this.agent.name,
-        provider: this.transport.provider,
-        model,
-      },
-      null,
-    );
-  }
-
-  private endTracing(error?: unknown): void {
-    if (!this.tracer) return;
-    if (this.span)
-      this.tracer.endSpan(
-        this.span,
-        error ? { message: (error as Error)?.message ?? String(error) } : undefined,
-      );
-    this.tracer.endTrace();
-    this.tracer = undefined;
-    this.span = undefined;
-  }
-}
-
-/** A client-assigned item id (`item_bt…`, within the 32 characters vendors allow). */
-export function newItemId(): string {
-  const hex = globalThis.crypto.randomUUID().replace(/-/g, '');
-  return `item_bt${hex.slice(0, 24)}`;
-}
-
-function asBatonError(error: unknown): BatonError {
-  if (BatonError.isInstance(error)) return error;
-  const wrapped = new BatonError(error instanceof Error ? error.message : String(error), {
-    cause: error,
-  });
-  return wrapped;
 }

@@ -11,7 +11,14 @@ import { fileURLToPath } from 'node:url';
 
 /** One queued response. */
 export type FixtureResponse =
-  | { kind: 'json'; status?: number; headers?: Record<string, string>; body: unknown }
+  | {
+      kind: 'json';
+      status?: number;
+      headers?: Record<string, string>;
+      body: unknown;
+      /** Answer only after this many milliseconds (a slow server; nothing is sent if the client leaves). */
+      delayMs?: number;
+    }
   | {
       kind: 'sse';
       status?: number;
@@ -27,6 +34,8 @@ export type FixtureResponse =
        * anything more (a stalled stream), until the client goes away or the server closes.
        */
       stallAfterBytes?: number;
+      /** Wait this many milliseconds between slices (a slow stream). Default: none. */
+      chunkDelayMs?: number;
     }
   /** A binary body (e.g. audio), written in slices of `chunkBytes` (default: all at once). */
   | {
@@ -48,6 +57,8 @@ export interface RecordedRequest {
   /** The body's bytes as received (multipart uploads, binary bodies). */
   rawBytes: Buffer;
   body: any;
+  /** True once the client closed the connection before the whole response was written. */
+  closedEarly: boolean;
 }
 
 export interface FixtureServer {
@@ -61,8 +72,19 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
+/** Options of {@link startFixtureServer}. */
+export interface FixtureServerOptions {
+  /**
+   * A stateful handler asked first for every request (e.g. `openAIConversationsFake().route`):
+   * a response it returns is served; `undefined` falls through to the queue.
+   */
+  route?: (request: RecordedRequest) => FixtureResponse | undefined;
+}
+
 /** Starts a fixture server on 127.0.0.1 with a random free port. */
-export async function startFixtureServer(): Promise<FixtureServer> {
+export async function startFixtureServer(
+  options: FixtureServerOptions = {},
+): Promise<FixtureServer> {
   const queue: FixtureResponse[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -78,15 +100,20 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       } catch {
         body = undefined;
       }
-      requests.push({
+      const recorded: RecordedRequest = {
         method: req.method ?? 'GET',
         path: req.url ?? '/',
         headers: req.headers,
         rawBody,
         rawBytes,
         body,
+        closedEarly: false,
+      };
+      requests.push(recorded);
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.closedEarly = true;
       });
-      serve(queue.shift(), req, res);
+      serve(options.route?.(recorded) ?? queue.shift(), req, res);
     });
   });
   server.on('connection', (s) => {
@@ -133,11 +160,16 @@ function serve(
   }
   if (response.kind === 'json') {
     const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-    res.writeHead(response.status ?? 200, {
-      'content-type': 'application/json',
-      ...response.headers,
-    });
-    res.end(text);
+    const answer = () => {
+      if (res.destroyed) return;
+      res.writeHead(response.status ?? 200, {
+        'content-type': 'application/json',
+        ...response.headers,
+      });
+      res.end(text);
+    };
+    if (response.delayMs) setTimeout(answer, response.delayMs);
+    else answer();
     return;
   }
   if (response.kind === 'bytes') {
@@ -159,6 +191,7 @@ function serve(
   const step = response.chunkBytes ?? bytes.length;
   let offset = 0;
   const writeNext = () => {
+    if (res.destroyed) return;
     if (offset >= limit) {
       if (stall !== undefined && stall <= limit) return; // stalled: nothing more, ever
       if (limit < bytes.length) res.socket?.destroy();
@@ -168,7 +201,8 @@ function serve(
     const end = Math.min(offset + step, limit);
     res.write(bytes.subarray(offset, end));
     offset = end;
-    setImmediate(writeNext);
+    if (response.chunkDelayMs) setTimeout(writeNext, response.chunkDelayMs);
+    else setImmediate(writeNext);
   };
   writeNext();
 }

@@ -9,6 +9,7 @@ export {
   chunksToSse,
   type FixtureResponse,
   type FixtureServer,
+  type FixtureServerOptions,
   type RecordedRequest,
   readFixture,
   recordedFixturePath,
@@ -22,6 +23,11 @@ export {
   publishedSchemas,
   publishedValidators,
 } from './item-schema-check.js';
+export {
+  type FakeConversation,
+  type OpenAIConversationsFake,
+  openAIConversationsFake,
+} from './openai-conversations-fake.js';
 export { RecordingTraceProcessor } from './recording-trace-processor.js';
 export { ScriptedModel, type ScriptedModelOptions, type ScriptStep } from './scripted-model.js';
 export { conformanceItems, unicodeItems } from './session-conformance-items.js';

@@ -6,7 +6,7 @@
  * then open) lets some of those calls read, list, write or delete outside; a race-free one
  * refuses or misses them. Bounded in attempts and in time.
  */
-import type { SandboxSessionLike } from './sandbox-conformance.js';
+import type { SandboxSessionLike } from './sandbox-conformance-support.js';
 
 /** A directory outside the workspace that the race's symlink points at. */
 export interface SandboxOutsideDir {

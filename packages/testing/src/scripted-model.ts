@@ -41,6 +41,12 @@ export interface ScriptedModelOptions {
   defaultUsage?: Partial<Usage>;
   /** What to do when the script is exhausted: throw (default) or repeat the last step. */
   whenExhausted?: 'throw' | 'repeat_last';
+  /**
+   * The features the model declares (`Model.supports`), e.g. `['prompt',
+   * 'native_tool:shell_call']`, to test agents that use them. Default: no `supports` at all
+   * (nothing is checked).
+   */
+  features?: string[];
 }
 
 const DEFAULT_USAGE: Partial<Usage> = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
@@ -55,7 +61,14 @@ export class ScriptedModel implements Model {
   private index = 0;
   private readonly options: ScriptedModelOptions;
 
+  /** Present when `options.features` is given (see {@link ScriptedModelOptions.features}). */
+  readonly supports?: (feature: string) => boolean;
+
   constructor(steps: ScriptStep[], options: ScriptedModelOptions = {}) {
+    if (options.features) {
+      const features = new Set(options.features);
+      this.supports = (feature) => features.has(feature);
+    }
     this.steps = steps.slice();
     this.options = options;
     this.modelId = options.modelId ?? 'scripted';

@@ -5,6 +5,7 @@
 import type { Item, Session, SessionV2 } from '@baton/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformanceItems, largeText, tagged, unicodeItems } from './session-conformance-items.js';
+import { declareRunCase } from './session-conformance-run.js';
 import { declareV2Cases } from './session-conformance-v2.js';
 
 /** What a session factory returns: a session, or a session with a cleanup to run after the test. */
@@ -31,6 +32,14 @@ export interface SessionConformanceOptions {
    * `specificationVersion` matches, so a v2 session cannot pass as v1 unnoticed.
    */
   version?: 'v1' | 'v2';
+  /**
+   * For stores that keep items in a server's canonical form rather than byte for byte (the OpenAI
+   * Conversations API adds ids and `status`, turns string content into parts and refuses
+   * `provider_data`): every deep-equal check compares items after this function, on both sides.
+   * It must say exactly what the store changes — anything else must still round-trip. Default:
+   * none (exact round trips).
+   */
+  normalizeItem?: (item: Item) => unknown;
 }
 
 let suiteSeq = 0;
@@ -41,8 +50,11 @@ let suiteSeq = 0;
  * `factory`: ordering across several `addItems`, `getItems(limit)` semantics (the newest `limit`
  * items, oldest first; limit 0, 1, larger than the count, undefined), `popItem`, `clearSession`,
  * 1 MB items, unicode, concurrent `addItems` that never interleave one call's items, a deep-equal
- * round trip of every item type of the item vocabulary, and isolation between session ids. With
- * `version: 'v2'`, also the `Session` v2 cases (see `session-conformance-v2.ts`).
+ * round trip of every item type of the item vocabulary, isolation between session ids (also ids
+ * that share a prefix or hold `:`, `*`, spaces, quotes, `{}` and unicode), 2,000 items in order,
+ * and the session under real runs of the kernel (history read once, a paused run resumed, no
+ * item lost or stored twice). With `version: 'v2'`, also the `Session` v2 cases (see
+ * `session-conformance-v2.ts`).
  *
  * Call it at the top level of a test file. Cleanups returned by the factory run after each test.
  */
@@ -54,6 +66,9 @@ export function describeSessionConformance(
   const timeout = options.timeoutMs ?? 30_000;
   const writers = options.concurrentWriters ?? 8;
   const version = options.version ?? 'v1';
+  const norm = options.normalizeItem ?? ((item: Item) => item);
+  const same = (actual: (Item | undefined)[], expected: Item[]) =>
+    expect(actual.map((i) => (i === undefined ? i : norm(i)))).toEqual(expected.map(norm));
   const run = `${Date.now().toString(36)}_${(suiteSeq++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   let idSeq = 0;
   const cleanups: (() => void | Promise<void>)[] = [];
@@ -157,7 +172,7 @@ export function describeSessionConformance(
       const back = await session.getItems();
       expect(back).toHaveLength(3);
       expect((back[0] as { content: string }).content.length).toBe(text.length);
-      expect(back).toEqual(items);
+      same(back, items);
       expect(texts(await session.getItems(1))).toEqual(['after']);
     });
 
@@ -168,7 +183,7 @@ export function describeSessionConformance(
       const items = unicodeItems();
       await session.addItems(items);
       const back = await session.getItems();
-      expect(back).toEqual(items);
+      same(back, items);
       // 'e' + U+0301 must not become the precomposed U+00E9.
       expect((back[2] as { content: string }).content).toBe('cafe\u0301 / caf\u00e9');
       expect((back[2] as { content: string }).content.length).toBe(12);
@@ -210,9 +225,9 @@ export function describeSessionConformance(
       await session.addItems(items.slice(0, 4));
       await session.addItems(items.slice(4));
       const back = await session.getItems();
-      expect(back).toEqual(items);
-      expect(JSON.parse(JSON.stringify(back))).toEqual(items);
-      expect(await session.popItem()).toEqual(items[items.length - 1]);
+      same(back, items);
+      same(JSON.parse(JSON.stringify(back)), items);
+      same([await session.popItem()], [items[items.length - 1]]);
     });
 
     it('keeps two session ids isolated', { timeout }, async () => {
@@ -228,6 +243,54 @@ export function describeSessionConformance(
       expect(texts(await one.getItems())).toEqual(['one0']);
       expect(await two.getItems()).toEqual([]);
     });
+
+    it('keeps session ids apart that share a prefix or hold separators, quotes and unicode', {
+      timeout,
+    }, async () => {
+      const base = newId('ids');
+      const ids = [
+        base,
+        `${base}:items`,
+        `${base}:appends`,
+        `${base}:meta`,
+        `${base}*`,
+        `${base} two words`,
+        `${base}_two_words`,
+        `${base}'"; --`,
+        `${base}/ü/🚀`,
+        `${base}{tag}`,
+      ];
+      const sessions = [];
+      for (const id of ids) sessions.push(await open('ids', id));
+      for (const [i, session] of sessions.entries()) await session.addItems(tagged(`s${i}_`, 2));
+      for (const [i, session] of sessions.entries()) {
+        expect(session.sessionId).toBe(ids[i]);
+        expect(texts(await session.getItems()), ids[i]).toEqual([`s${i}_0`, `s${i}_1`]);
+      }
+      await sessions[0].clearSession();
+      expect(texts(await sessions[1].getItems())).toEqual(['s1_0', 's1_1']);
+    });
+
+    it('keeps the order of 2,000 items over 40 appends; getItems(limit) at that size', {
+      timeout,
+    }, async () => {
+      const session = await open('many');
+      const all: string[] = [];
+      for (let batch = 0; batch < 40; batch++) {
+        const items = Array.from({ length: 50 }, (_, k) => `m${batch * 50 + k}`);
+        all.push(...items);
+        await session.addItems(
+          items.map((content) => ({ type: 'message', role: 'user', content })),
+        );
+      }
+      expect(texts(await session.getItems())).toEqual(all);
+      expect(texts(await session.getItems(1))).toEqual(['m1999']);
+      expect(texts(await session.getItems(1500))).toEqual(all.slice(500));
+      expect(textOf(await session.popItem())).toBe('m1999');
+      expect(texts(await session.getItems(2))).toEqual(['m1997', 'm1998']);
+    });
+
+    declareRunCase(open, { timeout });
 
     if (version === 'v2')
       declareV2Cases((label, id) => open(label, id) as Promise<SessionV2>, newId, {

@@ -25,7 +25,7 @@ let seq = 0;
  * mcp_list_tools `files`, turn 1 > generation, two concurrent functions (`lookup_order` with a
  * nested custom span `db.query`, `get_weather` failing with an `error`), handoff triage → refund.
  */
-export function buildSyntheticTrace(): SyntheticTrace {
+export function buildSyntheticTrace(agentName = 'triage'): SyntheticTrace {
   const id = `${Date.now().toString(36)}${(seq++).toString(36)}`;
   const traceId = `trace_conf${id}`;
   const base = Date.now() - 5_000;
@@ -47,14 +47,14 @@ export function buildSyntheticTrace(): SyntheticTrace {
     });
   add('agent', null, {
     kind: 'agent',
-    name: 'triage',
+    name: agentName,
     tools: ['lookup_order', 'get_weather'],
     handoffs: ['refund'],
     outputType: 'text',
   });
   add('guardrail', 'agent', { kind: 'guardrail', name: 'no_pii', triggered: false });
   add('mcp', 'agent', { kind: 'mcp_list_tools', server: 'files' });
-  add('turn', 'agent', { kind: 'turn', turn: 1, agentName: 'triage' });
+  add('turn', 'agent', { kind: 'turn', turn: 1, agentName });
   add('generation', 'turn', {
     kind: 'generation',
     model: 'scripted-large',
@@ -80,14 +80,14 @@ export function buildSyntheticTrace(): SyntheticTrace {
     name: 'db.query',
     data: { table: 'orders', rows: 1 },
   });
-  add('handoff', 'turn', { kind: 'handoff', from: 'triage' });
+  add('handoff', 'turn', { kind: 'handoff', from: agentName });
 
   const endPatches = new Map<string, Partial<Span>>([
     [
       'mcp',
       { data: { kind: 'mcp_list_tools', server: 'files', result: ['read_file', 'list_dir'] } },
     ],
-    ['handoff', { data: { kind: 'handoff', from: 'triage', to: 'refund' } }],
+    ['handoff', { data: { kind: 'handoff', from: agentName, to: 'refund' } }],
     [
       'fn_order',
       {

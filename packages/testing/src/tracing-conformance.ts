@@ -2,14 +2,29 @@
  * `describeTracingConformance`: the vitest suite every `TracingProcessor` (v1) runs, so a
  * third-party tracing exporter can prove itself the same way Baton's own do.
  */
-import type { Span, Trace, TracingProcessor } from '@baton/kernel';
+import {
+  Agent,
+  getTraceProcessors,
+  run,
+  type Span,
+  setTraceProcessors,
+  type Trace,
+  type TracingProcessor,
+  tool,
+} from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
+import { fc, msg } from './builders.js';
+import { RecordingTraceProcessor } from './recording-trace-processor.js';
+import { ScriptedModel } from './scripted-model.js';
+import { type ExportedSpan, expectExportedTrace } from './tracing-conformance-exported.js';
 import {
   buildSyntheticTrace,
   outOfOrder,
   type Step,
   type SyntheticTrace,
 } from './tracing-conformance-trace.js';
+
+export type { ExportedSpan } from './tracing-conformance-exported.js';
 
 /** Builds a fresh processor for one test (it is shut down after the test). */
 export type TracingProcessorFactory = () => TracingProcessor | Promise<TracingProcessor>;
@@ -26,6 +41,13 @@ export interface TracingConformanceContext {
 
 /** Options of {@link describeTracingConformance}. */
 export interface TracingConformanceOptions {
+  /**
+   * What the processor exported so far (after `forceFlush()` resolved), in Baton terms: read it
+   * back from where the processor writes (an in-memory exporter, a test server, a file). The
+   * suite checks it is the trace that was sent — every span once, under its parent, with its
+   * error, end-time data and times. Required: a processor that exports nothing must not pass.
+   */
+  exported: (processor: TracingProcessor) => ExportedSpan[] | Promise<ExportedSpan[]>;
   /**
    * Called after the full synthetic trace was sent and `forceFlush()` resolved: assert here what
    * the processor recorded or exported (span count, names, parent links, the error span…).
@@ -87,22 +109,30 @@ async function bounded<T>(what: string, promise: Promise<T>, ms: number): Promis
 /**
  * Declares a vitest `describe` block named `TracingProcessor conformance: <name>` that checks the
  * `TracingProcessor` v1 contract (packages/kernel/src/tracing/span-types.ts) on processors made
- * by `factory`: a synthetic trace with every span kind (agent > turn > generation, two concurrent
- * functions, a nested custom span, handoff, guardrail, mcp_list_tools, one span with `error`) is
- * accepted without throwing or mutating its input; spans ending after their parent, a span ended
- * twice, a trace ended twice, spans of an unknown trace and of an unknown parent are accepted;
- * two traces interleaved are accepted; `forceFlush()` and `shutdown()` resolve (within
- * `flushTimeoutMs`), `shutdown()` twice too, and calls after `shutdown()` do not throw.
- * With `inspect`, one more test hands the implementer what was sent, to assert what it recorded.
+ * by `factory`, reading back what they exported through `options.exported`: a synthetic trace
+ * with every span kind (agent > turn > generation, two concurrent functions, a nested custom span,
+ * handoff, guardrail, mcp_list_tools, one span with `error`, data filled in at span end) is
+ * exported as sent — every span once, under its parent, with its error and times — without
+ * throwing or mutating its input, also when spans end after their parent; a span ended twice is
+ * exported once; two interleaved traces are exported apart; the spans of a real kernel run are
+ * exported as the kernel sent them; spans of an unknown trace and parent are accepted;
+ * `forceFlush()` and `shutdown()` resolve (within `flushTimeoutMs`), `shutdown()` twice too, and
+ * calls after `shutdown()` do not throw. With `inspect`, one more test hands the implementer what
+ * was sent, to assert what it recorded (attributes, names).
  *
  * Call it at the top level of a test file.
  */
 export function describeTracingConformance(
   name: string,
   factory: TracingProcessorFactory,
-  options: TracingConformanceOptions = {},
+  options: TracingConformanceOptions,
 ): void {
   const ms = options.flushTimeoutMs ?? 10_000;
+  const flushed = async (p: TracingProcessor) => {
+    await bounded('forceFlush()', Promise.resolve(p.forceFlush()), ms);
+    return options.exported(p);
+  };
+  const sentSpans = (t: SyntheticTrace) => [...t.spans.values()];
   const withProcessor = async (fn: (p: TracingProcessor) => void | Promise<void>) => {
     const p = await factory();
     try {
@@ -113,26 +143,33 @@ export function describeTracingConformance(
   };
 
   describe(`TracingProcessor conformance: ${name}`, () => {
-    it('accepts a trace with every span kind, concurrent tools and an error span, without throwing or mutating it', () =>
+    it('exports a trace with every span kind, concurrent tools and an error span as sent, without mutating it', () =>
       withProcessor(async (p) => {
-        sendAll(p, buildSyntheticTrace());
-        await bounded('forceFlush()', Promise.resolve(p.forceFlush()), ms);
+        const t = buildSyntheticTrace();
+        sendAll(p, t);
+        expectExportedTrace(await flushed(p), sentSpans(t));
       }));
 
-    it('accepts spans that end after their parent and after siblings started later', () =>
+    it('exports spans that end after their parent and after siblings started later', () =>
       withProcessor(async (p) => {
         const t = buildSyntheticTrace();
         sendAll(p, t, outOfOrder(t.inOrder));
-        await bounded('forceFlush()', Promise.resolve(p.forceFlush()), ms);
+        expectExportedTrace(await flushed(p), sentSpans(t));
       }));
 
-    it('ignores a span ended twice and a trace ended twice', () =>
-      withProcessor((p) => {
+    it('exports a span ended twice once, and ignores a trace ended twice', () =>
+      withProcessor(async (p) => {
         const t = buildSyntheticTrace();
-        sendAll(p, t);
-        const agent = t.spans.get('agent')!;
-        expect(() => p.onSpanEnd(agent)).not.toThrow();
+        const clock = startTrace(p, t);
+        for (const step of t.inOrder) {
+          send(p, t, step, clock);
+          if (step.op === 'end' && step.key === 'fn_weather')
+            expect(() => p.onSpanEnd(t.spans.get('fn_weather')!)).not.toThrow();
+        }
+        endTrace(p, t, clock);
+        expect(() => p.onSpanEnd(t.spans.get('agent')!)).not.toThrow();
         expect(() => p.onTraceEnd(t.trace)).not.toThrow();
+        expectExportedTrace(await flushed(p), sentSpans(t));
       }));
 
     it('accepts spans of an unknown trace, a span with an unknown parent, and ending an unknown trace', () =>
@@ -169,10 +206,10 @@ export function describeTracingConformance(
         endTrace(p, t, clock);
       }));
 
-    it('accepts two traces whose spans interleave', () =>
+    it('exports two traces whose spans interleave, each on its own', () =>
       withProcessor(async (p) => {
-        const a = buildSyntheticTrace();
-        const b = buildSyntheticTrace();
+        const a = buildSyntheticTrace('triage');
+        const b = buildSyntheticTrace('triage_b');
         const ca = startTrace(p, a);
         const cb = startTrace(p, b);
         for (let i = 0; i < a.inOrder.length; i++) {
@@ -181,7 +218,48 @@ export function describeTracingConformance(
         }
         endTrace(p, b, cb);
         endTrace(p, a, ca);
-        await bounded('forceFlush()', Promise.resolve(p.forceFlush()), ms);
+        const exported = await flushed(p);
+        const traceOf = (agent: string) =>
+          exported.find((e) => e.kind === 'agent' && e.name === agent)?.traceId;
+        expect(traceOf('triage')).toBeDefined();
+        expect(traceOf('triage')).not.toBe(traceOf('triage_b'));
+        for (const [t, agent] of [
+          [a, 'triage'],
+          [b, 'triage_b'],
+        ] as const)
+          expectExportedTrace(
+            exported.filter((e) => e.traceId === traceOf(agent)),
+            sentSpans(t),
+          );
+      }));
+
+    it('exports the spans of a real run (agent > turns > generations, tools, a failed tool)', () =>
+      withProcessor(async (p) => {
+        const recorder = new RecordingTraceProcessor();
+        const before = getTraceProcessors();
+        setTraceProcessors([p, recorder]);
+        try {
+          const model = new ScriptedModel([
+            [fc('lookup_order', {}, 'call_a'), fc('broken_tool', {}, 'call_b')],
+            [msg('Done.')],
+          ]);
+          const failing = () => {
+            throw new Error('conformance: the tool failed');
+          };
+          const agent = new Agent({
+            name: 'Conformance desk',
+            model,
+            tools: [
+              tool({ name: 'lookup_order', description: '', execute: () => 'found' }),
+              tool({ name: 'broken_tool', description: '', execute: failing }),
+            ],
+          });
+          await run(agent, 'Look up order 42.');
+        } finally {
+          setTraceProcessors([...before]);
+        }
+        expect(recorder.ended.map((s) => s.data.kind)).toContain('function');
+        expectExportedTrace(await flushed(p), recorder.ended);
       }));
 
     it('resolves forceFlush() and shutdown(), accepts shutdown() twice and calls after shutdown()', async () => {
@@ -208,7 +286,7 @@ export function describeTracingConformance(
         withProcessor(async (p) => {
           const t = buildSyntheticTrace();
           sendAll(p, t);
-          await bounded('forceFlush()', Promise.resolve(p.forceFlush()), ms);
+          await flushed(p);
           const spans = [...t.spans.values()].sort((x, y) => x.startedAt - y.startedAt);
           await inspect({ processor: p, trace: t.trace, spans });
         }));

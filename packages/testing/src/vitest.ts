@@ -1,8 +1,20 @@
 /**
  * `@baton/testing/vitest`: the conformance suites every plugin of a kind runs — models,
- * sessions, tracing processors and sandbox backends. Each registers vitest `describe` blocks, so
- * import this entry only from test files run by vitest (an optional peer of `@baton/testing`).
+ * sessions, tracing processors, capabilities, MCP servers and sandbox backends. Each registers
+ * vitest `describe` blocks, so import this entry only from test files run by vitest (an optional
+ * peer of `@baton/testing`).
  */
+export {
+  type CapabilityConformanceOptions,
+  type CapabilityFactory,
+  describeCapabilityConformance,
+} from './capability-conformance.js';
+export {
+  describeMcpServerConformance,
+  type McpConformanceCall,
+  type McpServerConformanceOptions,
+  type McpServerLike,
+} from './mcp-server-conformance.js';
 export {
   describeModelConformance,
   type ExpectedFunctionCall,
@@ -28,7 +40,9 @@ export {
 } from './session-conformance.js';
 export {
   describeTracingConformance,
+  type ExportedSpan,
   type TracingConformanceContext,
   type TracingConformanceOptions,
   type TracingProcessorFactory,
 } from './tracing-conformance.js';
+export { exportedName } from './tracing-conformance-exported.js';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, spawnWorker, type WorkerChild } from './__tests__/children.js';
 import { buildFixtureAgents, sink, TOOL_TURNS } from './__tests__/fixtures.js';
 import { startRedisServer, type TestRedis, waitFor } from './__tests__/redis-server.js';
-import { createDurableRunner, type DurableRunInfo, type DurableRunner, runKeys } from './index.js';
+import { createDurableRunner, type DurableRunInfo, type DurableRunner } from './index.js';
 
 const RUNS = Number(process.env.BATON_CRASH_RUNS ?? 40);
 const LOCK_MS = 2000;
@@ -57,21 +57,14 @@ async function startFleet(queue: string, agentName: string) {
   return { runner, runIds, victim: children[0], survivor: children[1] };
 }
 
-/** True when a tool call of `runId` was started (journaled) and has no result yet. */
-async function toolInFlight(runId: string): Promise<boolean> {
-  const fields = Object.keys(await sinkRedis.hgetall(runKeys(runId).journal));
-  return fields.some(
-    (f) => f.startsWith('started:') && !fields.includes(f.replace(/^started:/, 'tool:')),
-  );
-}
-
 /**
  * Waits until the victim holds runs after half the tool calls started, then holds the victim's
- * tools in flight (`sink.hold`: a tool that started waits), waits until a run of the victim has a
- * tool started and unfinished, kills the victim with SIGKILL and returns the runs it held. The
- * hold makes the kill land mid-tool however slow the machine is: between seeing a tool in flight
- * and the SIGKILL, a 150 ms tool could otherwise finish (and its step commit), leaving no call in
- * flight to recover — the rare "expected 0 to be greater than 0" of the unsafe-tools case.
+ * tools in flight (`sink.hold`: a tool that started waits), waits until one of its tools waits in
+ * the hold (`sink.held`), kills the victim with SIGKILL and returns the runs it held. A held tool
+ * cannot finish, so the kill lands mid-tool however slow the machine is. (Waiting instead for a
+ * journal start mark without a result let a tool that had passed the hold before it was set
+ * finish and commit before the SIGKILL, leaving no call in flight to recover — the rare
+ * "expected 0 to be greater than 0" of the unsafe-tools case.)
  */
 async function killMidTool(r: DurableRunner, runIds: string[], victim: WorkerChild) {
   const victimId = await victim.id;
@@ -92,10 +85,9 @@ async function killMidTool(r: DurableRunner, runIds: string[], victim: WorkerChi
   );
   await sinkRedis.set(sink.hold, '1');
   await waitFor(
-    async () =>
-      (await Promise.all((await heldByVictim()).map((h) => toolInFlight(h.runId)))).some(Boolean),
+    async () => (await sinkRedis.scard(sink.held)) > 0,
     30_000,
-    'tools in flight on the victim worker',
+    'a tool of the victim worker held in flight',
   );
   victim.signal('SIGKILL');
   const killedAt = Date.now();

@@ -48,7 +48,8 @@ export interface DurableBaseOptions {
   policies?: DurablePolicies;
   /**
    * Conversation memory by session id (`start(…, { sessionId })`): history is read when a run
-   * starts; each committed step's items are appended once, after the commit.
+   * starts; each committed step's items are appended once, after the commit (`waitFor()`
+   * reports a finished or paused run once they are stored; see `DurableRunInfo.sessionPending`).
    */
   session?: (sessionId: string) => Session;
 }

@@ -130,7 +130,8 @@ function supportDesk(): AgentRegistry {
 }
 
 function normalized(json: Record<string, any>) {
-  const { runId: _r, trace: _t, ...rest } = json;
+  // Each worker step resumes the stored state, so its resumeGeneration counts the steps.
+  const { runId: _r, trace: _t, resumeGeneration: _g, ...rest } = json;
   return rest;
 }
 

@@ -68,12 +68,21 @@ export interface DurableRunner {
   cancel(runId: string, options?: { by?: string }): Promise<boolean>;
   /** The run's status, or undefined when it does not exist (or expired). */
   get(runId: string): Promise<DurableRunInfo | undefined>;
-  /** Waits (polling every 25 ms) until the run has one of `statuses` (default: paused or finished). @throws DurableRunTimeoutError */
+  /**
+   * Waits (polling every 25 ms) until the run has one of `statuses` (default: paused or
+   * finished). A `completed` or `paused` run of a session counts once its items are stored in
+   * the session (`sessionPending` false), so a next `start()` on that session reads them.
+   * Default `timeoutMs` 30,000. @throws DurableRunTimeoutError
+   */
   waitFor(
     runId: string,
     options?: { statuses?: RunStatus[]; timeoutMs?: number },
   ): Promise<DurableRunInfo>;
-  /** The run's events after `lastEventId`, in order, each once; ends after the final event. */
+  /**
+   * The run's events after `lastEventId`, in order, each once; ends after the final event. The
+   * events are written with the step's commit, its session append just after: wait with
+   * `waitFor()` before reading the session.
+   */
   stream(runId: string, options?: StreamOptions): AsyncIterable<DurableRunEvent>;
   /** The run's `RunState` JSON (with pending decisions applied), resumable by `run()` in process. @throws UserError for an unknown run. */
   exportState(runId: string): Promise<string>;
@@ -152,9 +161,15 @@ export function createDurableRunner(options: DurableRunnerOptions): DurableRunne
   };
 
   const get = async (runId: string) => {
-    const meta = await store.meta(runId);
-    return meta
-      ? toRunInfo(runId, meta, options.lock?.durationMs ?? 30_000, Date.now())
+    const found = await store.metaWithOutbox(runId);
+    return found
+      ? toRunInfo(
+          runId,
+          found.meta,
+          options.lock?.durationMs ?? 30_000,
+          Date.now(),
+          found.outboxEntries,
+        )
       : undefined;
   };
 
@@ -188,9 +203,13 @@ export function createDurableRunner(options: DurableRunnerOptions): DurableRunne
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const info = await get(runId);
-        if (info && statuses.includes(info.status)) return info;
+        // A finished or paused run's last step reaches the session just after its commit.
+        const sending =
+          info?.sessionPending === true &&
+          (info.status === 'completed' || info.status === 'paused');
+        if (info && statuses.includes(info.status) && !sending) return info;
         if (Date.now() >= deadline)
-          throw new DurableRunTimeoutError(runId, timeoutMs, statuses, info?.status);
+          throw new DurableRunTimeoutError(runId, timeoutMs, statuses, info?.status, sending);
         await new Promise((r) => setTimeout(r, 25));
       }
     },

@@ -42,7 +42,10 @@ export class FencedWriteError extends BatonError {
   }
 }
 
-/** `runner.waitFor()` gave up: the run did not reach one of the awaited statuses in time. */
+/**
+ * `runner.waitFor()` gave up: the run did not reach one of the awaited statuses in time, or it
+ * did but its session appends were not stored yet (`sessionPending`).
+ */
 export class DurableRunTimeoutError extends BatonError {
   readonly runId: string;
   /** The run's status when waiting stopped (`undefined` when the run does not exist). */
@@ -52,9 +55,12 @@ export class DurableRunTimeoutError extends BatonError {
     timeoutMs: number,
     awaited: readonly string[],
     status: string | undefined,
+    sessionPending = false,
   ) {
     super(
-      `Run ${runId} did not reach ${awaited.join('/')} within ${timeoutMs} ms (status: ${status ?? 'missing'}). Check that workers are running for its queue, or wait longer.`,
+      sessionPending
+        ? `Run ${runId} is ${status}, but after ${timeoutMs} ms its session appends are still not stored. Check that the workers have the \`session\` option and that the session store accepts writes (a failed append is re-sent by the job's retry), or wait longer.`
+        : `Run ${runId} did not reach ${awaited.join('/')} within ${timeoutMs} ms (status: ${status ?? 'missing'}). Check that workers are running for its queue, or wait longer.`,
     );
     this.runId = runId;
     this.status = status;

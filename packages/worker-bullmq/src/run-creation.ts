@@ -176,6 +176,8 @@ export async function newRunFromState(
     throw new UserError(
       `importState(): this RunState holds a session write that did not complete (appendId "${state.pendingSessionWrite.appendId}"); finish it first with run(agent, state, { session }), then import the state that run returns.`,
     );
+  // Workers write the session themselves (the outbox), never through the kernel's `session`.
+  state.sessionId = undefined;
   const serialized = state.toJSON() as { interruptions: SerializedApprovalItem[] };
   const undecided = serialized.interruptions.filter(
     (i) => i.path.length > 0 || state.isApproved(i.tool_name, i.call_id) === undefined,

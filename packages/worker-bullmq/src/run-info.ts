@@ -25,6 +25,13 @@ export interface DurableRunInfo {
   /** W3C `traceparent` of the run. */
   traceparent: string;
   sessionId?: string;
+  /**
+   * True while session appends of committed steps are not stored in the session yet: a worker
+   * sends a step's items right after the step's commit (and the job's retry re-sends them if
+   * that worker died), so a `completed` or `paused` run can briefly be `sessionPending`.
+   * `waitFor()` waits for it to clear.
+   */
+  sessionPending: boolean;
   /** The worker that claimed the current step (while running). */
   owner?: string;
   createdAt: number;
@@ -49,6 +56,7 @@ export function toRunInfo(
   m: Record<string, string>,
   lockDurationMs: number,
   nowMs: number,
+  outboxEntries = 0,
 ): DurableRunInfo {
   const status = m.status as RunStatus;
   return {
@@ -64,6 +72,7 @@ export function toRunInfo(
     error: m.error ? JSON.parse(m.error) : undefined,
     traceparent: m.traceparent,
     sessionId: m.sessionId || undefined,
+    sessionPending: outboxEntries > 0,
     owner: status === 'running' ? m.owner : undefined,
     createdAt: Number(m.createdAt),
     updatedAt: Number(m.updatedAt),

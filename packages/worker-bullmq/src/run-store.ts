@@ -321,6 +321,20 @@ export class RunStore {
     await this.client.hdel(this.keys(runId).outbox, `s:${step}`);
   }
 
+  /** The run's meta and its number of unacknowledged session appends, read atomically. */
+  async metaWithOutbox(
+    runId: string,
+  ): Promise<{ meta: Record<string, string>; outboxEntries: number } | undefined> {
+    const k = this.keys(runId);
+    const replies = await this.client.multi().hgetall(k.meta).hlen(k.outbox).exec();
+    const [[metaError, meta], [outboxError, outboxEntries]] = replies ?? [[null], [null]];
+    if (metaError || outboxError) throw metaError ?? outboxError;
+    const m = meta as Record<string, string> | null;
+    return m && Object.keys(m).length > 0
+      ? { meta: m, outboxEntries: Number(outboxEntries) }
+      : undefined;
+  }
+
   async meta(runId: string): Promise<Record<string, string> | undefined> {
     const m = await this.client.hgetall(this.keys(runId).meta);
     return m && Object.keys(m).length > 0 ? m : undefined;

@@ -18,7 +18,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureAgents } from './__tests__/fixtures.js';
 import { startRedisServer, type TestRedis } from './__tests__/redis-server.js';
-import { createDurableRunner } from './index.js';
+import {
+  createDurableRunner,
+  createDurableWorker,
+  DurableRunTimeoutError,
+  type RunStatus,
+} from './index.js';
 import { RunStore } from './run-store.js';
 import { flushSessionOutbox, outboxAppendId } from './session-outbox.js';
 
@@ -67,6 +72,79 @@ async function outboxOf(store: RunStore, runId: string, steps: Record<number, It
   for (const [step, items] of Object.entries(steps))
     await client.hset(store.keys(runId).outbox, step, JSON.stringify(items));
 }
+
+/**
+ * A session whose append of a step's items (picked by `holds`) waits until released: the step is
+ * committed and its session append is in flight — the window a reader of the run's status sees.
+ */
+function heldSession(sessionId: string, holds: (items: Item[]) => boolean) {
+  const session = new MemorySession({ sessionId });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let entered!: () => void;
+  const held = new Promise<void>((r) => {
+    entered = r;
+  });
+  const add = session.addItems.bind(session);
+  session.addItems = async (items, options) => {
+    if (holds(items)) {
+      entered();
+      await gate;
+    }
+    return add(items, options);
+  };
+  return { session, held, release };
+}
+
+const isAnswer = (items: Item[]) =>
+  items.some((i) => i.type === 'message' && (i as { role?: string }).role === 'assistant');
+const isRefundCall = (items: Item[]) =>
+  items.some((i) => i.type === 'function_call' && i.call_id === 'refund-1');
+
+describe.each([
+  { status: 'completed' as RunStatus, agent: 'credits', holds: isAnswer, items: 8 },
+  { status: 'paused' as RunStatus, agent: 'refunds', holds: isRefundCall, items: 2 },
+])('waitFor() and the session outbox ($status)', ({ status, agent, holds, items }) => {
+  it(`reports a ${status} run only once the session holds its last step`, async () => {
+    const agents = buildFixtureAgents(client, { toolDelayMs: 1 });
+    const { session, held, release } = heldSession(`held-${status}`, holds);
+    const queue = { name: `outbox-wait-${status}` };
+    const runner = createDurableRunner({
+      connection: redis.connection,
+      agents,
+      queue,
+      session: () => session,
+    });
+    const worker = createDurableWorker({
+      connection: redis.connection,
+      agents,
+      queue,
+      session: () => session,
+    });
+    try {
+      const runId = await runner.start(agent, 'first', { sessionId: session.sessionId });
+      await held; // the step is committed; its session append has not reached the session
+      expect((await runner.get(runId))?.status).toBe(status);
+      expect((await runner.get(runId))?.sessionPending).toBe(true);
+      // Nothing can reach the session while it is held, so this wait must time out.
+      const early = await runner.waitFor(runId, { timeoutMs: 150 }).catch((e) => e);
+      expect(early).toBeInstanceOf(DurableRunTimeoutError);
+      expect(early.status).toBe(status);
+      expect(early.message).toMatch(/its session appends are still not stored/);
+      release();
+      const done = await runner.waitFor(runId);
+      expect(done.status).toBe(status);
+      expect(done.sessionPending).toBe(false);
+      expect(await session.getItems()).toHaveLength(items);
+    } finally {
+      release();
+      await worker.close();
+      await runner.close();
+    }
+  });
+});
 
 describe('session outbox', () => {
   it('v2: an entry whose sender died before the ack is re-sent at once, with its appendId, once', async () => {

@@ -9,6 +9,7 @@ import {
   type AgentInput,
   type Item,
   JsonlTraceExporter,
+  type RunOptions,
   type RunResultBase,
   RunState,
   run,
@@ -116,9 +117,9 @@ export async function record(fn: () => Promise<RunResultBase[]>): Promise<Record
 async function drive(
   agent: Agent<any, any>,
   input: AgentInput | RunState<any, any>,
-  options: any,
+  options: RunOptions,
   stream: boolean,
-) {
+): Promise<RunResultBase> {
   if (!stream) return run(agent, input as AgentInput, options);
   const s = await run(agent, input as AgentInput, { ...options, stream: true });
   for await (const _ of s) {

@@ -7,7 +7,7 @@ import { UserError } from '../errors/errors.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import { type Handoff, handoff } from '../handoff/handoff.js';
 import type { RunContext } from '../loop/run-context.js';
-import type { Model, ModelSettings, OutputSchemaDefinition } from '../model/model.js';
+import type { Model, ModelSettings, OutputSchemaDefinition, Prompt } from '../model/model.js';
 import {
   type InferSchema,
   type ResolvedSchema,
@@ -43,6 +43,11 @@ export type Instructions<TContext = any> =
   | string
   | ((ctx: RunContext<TContext>, agent: Agent<TContext, any>) => string | Promise<string>);
 
+/** A prompt object, or a (sync/async) function of the run context and the agent returning one. */
+export type AgentPrompt<TContext = any> =
+  | Prompt
+  | ((ctx: RunContext<TContext>, agent: Agent<TContext, any>) => Prompt | Promise<Prompt>);
+
 /** Output type: a zod schema or JSON Schema; absent means plain text. */
 export type OutputType = SchemaLike | undefined;
 
@@ -61,22 +66,48 @@ export type HandoffLike<TContext = any> =
 export interface AgentConfig<TContext = any, TOutputType extends OutputType = undefined> {
   /** Unique within a run's agent graph; used by RunState to rebind agents. */
   name: string;
+  /**
+   * The system prompt: a string, or a (sync or async) function of the run context and the agent,
+   * called before every model call of this agent. Capability fragments are appended after it.
+   */
   instructions?: Instructions<TContext>;
+  /**
+   * A prompt stored on the provider (OpenAI Responses: `{ id, version?, variables? }`), sent with
+   * every call of this agent; `instructions` may then be omitted. A model that declares it cannot
+   * serve prompts (`supports('prompt')` false) is refused with `UserError` before its first call.
+   */
+  prompt?: AgentPrompt<TContext>;
   /** Shown to other agents in the handoff tool's description. */
   handoffDescription?: string;
+  /** Function tools (`tool()`, `agent.asTool()`, MCP tools) and hosted tools the model may call. */
   tools?: Tool<TContext>[];
+  /**
+   * Agents this one may hand the conversation to: each becomes a `transfer_to_<name>` tool. An
+   * `Agent` uses the defaults; `handoff(agent, {...})` sets the tool name, input, filter, gate.
+   */
   handoffs?: HandoffLike<TContext>[];
   /** A `Model` or a model name the run's model provider resolves (e.g. `'openai:gpt-5.1'`). */
   model?: Model | string;
+  /** Model settings (temperature, toolChoice, …); run-level `modelSettings` merge over them. */
   modelSettings?: ModelSettings;
+  /**
+   * The final output's type: a zod object schema (any Standard Schema with JSON Schema) or a JSON
+   * Schema object. The model is asked for that JSON (strict when possible) and the output is
+   * validated and parsed (`result.finalOutput` is typed). Absent: plain text.
+   * @throws UserError at construction when it does not describe a JSON object.
+   */
   outputType?: TOutputType;
+  /** Checks of the run's input, when this agent starts the run (first turn only). */
   inputGuardrails?: InputGuardrail<TContext>[];
+  /** Checks of the final output, when this agent produces it. */
   outputGuardrails?: OutputGuardrail<TContext>[];
   /** Default `'run_llm_again'`. */
   toolUseBehavior?: ToolUseBehavior<TContext>;
   /** Reset a forced `toolChoice` to `auto` after a tool was used (default true). */
   resetToolChoice?: boolean;
+  /** Lifecycle hooks of this agent (after the run's own; see `RunHooks`). */
   hooks?: AgentHooks<TContext>;
+  /** Extensions (sandbox, MCP, memory, …) adding tools, instructions and input processing per run. */
   capabilities?: Capability<TContext>[];
 }
 
@@ -87,12 +118,16 @@ export interface AgentConfig<TContext = any, TOutputType extends OutputType = un
  */
 export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
   readonly name: string;
+  /** The system prompt (see `AgentConfig.instructions`). */
   instructions?: Instructions<TContext>;
+  prompt?: AgentPrompt<TContext>;
   handoffDescription?: string;
   tools: Tool<TContext>[];
+  /** Agents (or `handoff()`s) this one may hand off to (see `AgentConfig.handoffs`). */
   handoffs: HandoffLike<TContext>[];
   model?: Model | string;
   modelSettings: ModelSettings;
+  /** The final output's schema; absent means text (see `AgentConfig.outputType`). */
   outputType?: TOutputType;
   inputGuardrails: InputGuardrail<TContext>[];
   outputGuardrails: OutputGuardrail<TContext>[];
@@ -138,6 +173,17 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
     ) {
       throw new UserError(`${where}: \`instructions\` must be a string or a function.`);
     }
+    const p = config.prompt;
+    if (
+      p !== undefined &&
+      typeof p !== 'function' &&
+      (typeof p?.id !== 'string' ||
+        p.id === '' ||
+        (p.variables != null && typeof p.variables !== 'object'))
+    )
+      throw new UserError(
+        `${where}: \`prompt\` must be { id: non-empty string, version?, variables?: object } or a function returning one.`,
+      );
     if (
       config.model !== undefined &&
       typeof config.model !== 'string' &&
@@ -149,6 +195,7 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
     }
     this.name = config.name;
     this.instructions = config.instructions;
+    this.prompt = config.prompt;
     this.handoffDescription = config.handoffDescription;
     this.tools = config.tools ?? [];
     this.handoffs = config.handoffs ?? [];
@@ -179,6 +226,7 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
     return {
       name: this.name,
       instructions: this.instructions,
+      prompt: this.prompt,
       handoffDescription: this.handoffDescription,
       tools: this.tools,
       handoffs: this.handoffs,

@@ -34,7 +34,7 @@ export interface AgentToolRunResult {
 
 /**
  * Options of the nested run, set over the ones it inherits from the parent run (`model`,
- * `modelProvider`, `modelSettings`, `hooks`, `tracing`, `toolNotFound`, `retry`,
+ * `modelProvider`, `modelSettings`, `hooks`, `logger`, `tracing`, `toolNotFound`, `retry`,
  * `maxToolConcurrency`; each replaced as a whole). Context, run id and signal always come from
  * the parent call.
  */

@@ -1,8 +1,9 @@
 /**
  * Lifecycle hooks. Order within a run, the same in streaming and non-streaming mode:
  * `onAgentStart` (when an agent becomes current) → per turn `onLLMStart` → `onLLMEnd` →
- * per tool call `onToolStart` → `onToolEnd` (calls run concurrently, so start/end of
- * different calls interleave; each call's end follows its start) → `onHandoff` when the turn
+ * per tool call `onToolStart` → (`onToolError` when it throws) → `onToolEnd` (calls run
+ * concurrently, so start/end of different calls interleave; each call's end follows its start;
+ * a tool error that fails the run gets no `onToolEnd`) → `onHandoff` when the turn
  * hands off (then the next agent's `onAgentStart`) → `onAgentEnd` with the final output.
  * For each event, run hooks are called before the agent's own hooks. A hook that throws fails
  * the run.
@@ -44,6 +45,18 @@ export interface RunHooks<TContext = any> {
     toolName: string,
     toolCall: FunctionCallItem,
     output: unknown,
+  ): void | Promise<void>;
+  /**
+   * A tool's `execute` threw (or timed out): `error` is the real error, while the model sees the
+   * tool's error-function text (redacted by default). Called before `onToolEnd`, also when the
+   * error then fails the run (`errorFunction: null`, a raising timeout).
+   */
+  onToolError?(
+    ctx: RunContext<TContext>,
+    agent: AgentRef,
+    toolName: string,
+    toolCall: FunctionCallItem,
+    error: unknown,
   ): void | Promise<void>;
   /** `from` hands off to `to`. */
   onHandoff?(ctx: RunContext<TContext>, from: AgentRef, to: AgentRef): void | Promise<void>;

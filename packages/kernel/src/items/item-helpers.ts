@@ -54,26 +54,58 @@ export function toInputItem(item: Item): Item {
   return rest as Item;
 }
 
+/** Call item types a local tool answers, with the item type of their outputs (paired by `call_id`). */
+const CALL_OUTPUTS: Record<string, string> = {
+  function_call: 'function_call_output',
+  computer_call: 'computer_call_output',
+  shell_call: 'shell_call_output',
+  local_shell_call: 'local_shell_call_output',
+  apply_patch_call: 'apply_patch_call_output',
+  custom_tool_call: 'custom_tool_call_output',
+};
+const OUTPUT_TYPES = new Set(Object.values(CALL_OUTPUTS));
+const callIdOf = (it: Item): string | undefined => {
+  const id = (it as { call_id?: unknown }).call_id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** The `call_id` of a call item that needs an output (`function_call`, `shell_call`, …), else `undefined`. */
+export function pendingCallId(it: Item): string | undefined {
+  return it.type in CALL_OUTPUTS ? callIdOf(it) : undefined;
+}
+
+/** The `call_id` an output item answers (`function_call_output`, `shell_call_output`, …), else `undefined`. */
+export function outputCallIdOf(it: Item): string | undefined {
+  return OUTPUT_TYPES.has(it.type) ? callIdOf(it) : undefined;
+}
+
 /**
- * Removes function calls without an output and outputs without a call, so the list can be
- * sent to any model API (ARCHITECTURE invariant 5). A reasoning item directly before a removed
- * call is removed with it: reasoning stays with the item that followed it.
+ * Removes calls without an output and outputs without a call (function calls and the native
+ * call items of `CALL_OUTPUTS`, paired by `call_id`), so the list can be sent to any model API
+ * (ARCHITECTURE invariant 5). A reasoning item directly before a removed call is removed with
+ * it: reasoning stays with the item that followed it.
  */
 export function dropOrphanCalls(items: readonly Item[]): Item[] {
   const calls = new Set<string>();
   const outputs = new Set<string>();
   for (const it of items) {
-    if (it.type === 'function_call') calls.add(it.call_id);
-    else if (it.type === 'function_call_output') outputs.add(it.call_id);
+    const call = pendingCallId(it);
+    if (call !== undefined) calls.add(call);
+    else {
+      const out = outputCallIdOf(it);
+      if (out !== undefined) outputs.add(out);
+    }
   }
   const out: Item[] = [];
   for (let i = 0; i < items.length; i++) {
     const it = items[i];
-    if (it.type === 'function_call' && !outputs.has(it.call_id)) {
+    const call = pendingCallId(it);
+    if (call !== undefined && !outputs.has(call)) {
       if (out.length > 0 && out[out.length - 1].type === 'reasoning') out.pop();
       continue;
     }
-    if (it.type === 'function_call_output' && !calls.has(it.call_id)) continue;
+    const answered = outputCallIdOf(it);
+    if (answered !== undefined && !calls.has(answered)) continue;
     out.push(it);
   }
   return out;

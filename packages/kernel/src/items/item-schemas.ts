@@ -190,8 +190,28 @@ export function createItemSchemas(z: Z) {
 export type ItemSchemas = ReturnType<typeof createItemSchemas>;
 
 /**
+ * How deep an item may nest (objects and arrays, the item itself being level 1). Deeper data is
+ * refused where items enter (session rows): JSON.parse reads any depth, but serializing it
+ * (`JSON.stringify`, a RunState, a request body) overflows the stack near 5,000 levels.
+ */
+export const MAX_ITEM_DEPTH = 100;
+
+/** True when `value` nests deeper than `limit` levels (checked without recursion). */
+function deeperThan(value: object, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * Why `value` is not a valid item of the vocabulary, as `<path>: <problem>` in zod's words (e.g.
- * `content: Invalid input: expected string, received undefined`), or `undefined` when it is one.
+ * `content: Invalid input: expected string, received undefined`, or `nested deeper than 100
+ * levels`: see {@link MAX_ITEM_DEPTH}), or `undefined` when it is one.
  * Needs no zod; `schemas` (from `loadItemSchemas`) is accepted for older callers and not used.
  */
 export function findItemIssue(value: unknown): string | undefined;
@@ -201,6 +221,7 @@ export function findItemIssue(...args: [unknown] | [ItemSchemas, unknown]): stri
   const value = args.length === 2 ? args[1] : args[0];
   if (!isObject(value)) return 'not an object';
   if (typeof value.type !== 'string') return 'no string "type"';
+  if (deeperThan(value, MAX_ITEM_DEPTH)) return `nested deeper than ${MAX_ITEM_DEPTH} levels`;
   const issue = item.check(value);
   return issue && `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
 }

@@ -56,7 +56,7 @@ export async function callModel(
       attemptWithRetries(rt, plan, request, opts?.onEvent);
     response = wrap
       ? await wrap(
-          { runId: state.runId, turn: state.currentTurn, agentName: plan.agent.name },
+          { runId: state.runId, turn: state.currentTurn + 1, agentName: plan.agent.name },
           request,
           call,
         )

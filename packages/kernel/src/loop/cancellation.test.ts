@@ -68,7 +68,10 @@ describe('cancelling a streamed run', () => {
       { type: 'message', role: 'user', content: 'work' },
     ]);
     // the state resumes the unfinished turn without calling the model for it
-    const resumed = await run(desk.agent, result.state, { maxToolConcurrency: 1 });
+    const resumed = await run(desk.agent, result.state, {
+      maxToolConcurrency: 1,
+      session: desk.session,
+    });
     expect(resumed.finalOutput).toBe('all done');
     expect(desk.model.requests).toHaveLength(2);
   });

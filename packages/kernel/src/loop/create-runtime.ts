@@ -12,6 +12,7 @@ import { RunState } from '../run-state/run-state.js';
 import { getTraceProcessors } from '../tracing/processors.js';
 import type { Span } from '../tracing/span-types.js';
 import { newTraceId, Tracer } from '../tracing/tracer.js';
+import { claimState, refuseSessionHeldCalls } from './check-resume.js';
 import { RunContext } from './run-context.js';
 import type { RunOptions } from './run-options.js';
 import { type AnyAgent, outputCallId, type RunRuntime } from './run-runtime.js';
@@ -25,24 +26,6 @@ export interface ParentLink {
   span?: Span;
 }
 
-/**
- * Marks a state as driven by this run (before any await, so a concurrent resume of the same
- * object is refused) after checking it can be resumed at all.
- */
-function claimState(state: RunState<any, AnyAgent>): void {
-  if (state.inUse) {
-    throw new UserError(
-      'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
-    );
-  }
-  if (state.hasFinalOutput && !state.pendingSessionWrite) {
-    throw new UserError(
-      'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
-    );
-  }
-  state.inUse = true;
-}
-
 /** Creates the runtime; releases the state's in-use mark when that fails. */
 export async function createRuntime(
   agent: AnyAgent,
@@ -52,7 +35,7 @@ export async function createRuntime(
   parent?: ParentLink,
 ): Promise<RunRuntime> {
   if (!(input instanceof RunState)) return buildRuntime(agent, input, options, stream, parent);
-  claimState(input);
+  claimState(agent, input, options);
   try {
     return await buildRuntime(agent, input, options, stream, parent);
   } catch (error) {
@@ -162,6 +145,10 @@ async function buildRuntime(
       new RunContext(options.context, { runId: options.runId }),
       maxTurns === undefined ? 10 : maxTurns,
     );
+    state.sessionId = options.session?.sessionId ?? null;
+    // The input write is pending from the start: a run stopped before it knows its new input.
+    if (options.session)
+      state.pendingSessionWrite = { appendId: `${state.runId}:t0:input`, items: newInput };
   }
   // Refuse two agents with one name before any model call (a RunState could not rebind them).
   if (!parent) collectAgents(state.startingAgent);
@@ -170,6 +157,10 @@ async function buildRuntime(
   for (const item of state.generatedItems) {
     const id = outputCallId(item);
     if (id) completedCallIds.add(id);
+  }
+  if (resumed) {
+    await refuseSessionHeldCalls(state, options, completedCallIds);
+    state.resumeGeneration++;
   }
   return {
     state,

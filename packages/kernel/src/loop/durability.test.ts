@@ -61,9 +61,10 @@ describe('durable seams', () => {
     expect(replay.result.newItems.map((i) => i.type)).toEqual(
       first.result.newItems.map((i) => i.type),
     );
+    const worker = make(); // a worker loads the state with the agent it then runs
     const second = await runStep(
-      make(),
-      await RunState.fromString(make(), first.result.state.toString()),
+      worker,
+      await RunState.fromString(worker, first.result.state.toString()),
       { durability },
     );
     expect(second.nextStep).toBe('final_output');

@@ -12,6 +12,7 @@ import {
   ToolCallInDoubtError,
   ToolGuardrailTripwireTriggered,
   ToolTimeoutError,
+  UserError,
 } from '../errors/errors.js';
 import type {
   ToolGuardrailResult,
@@ -21,6 +22,7 @@ import type {
 } from '../guardrail/tool-guardrail.js';
 import type { FunctionCallItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
+import { nativeOutput } from '../tool/native-call.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
@@ -29,6 +31,7 @@ import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
+import { recordToolError } from './tool-errors.js';
 import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
@@ -59,6 +62,16 @@ export async function executeFunctionCalls(
   plan: ToolPlan,
   calls: FunctionCallItem[],
 ): Promise<ToolExecutionResult> {
+  // A person approved a side effect: a tool gone since the pause fails the resume, before any call.
+  for (const { name, call_id } of calls)
+    if (
+      !plan.functionTools.has(name) &&
+      !rt.completedCallIds.has(call_id) &&
+      rt.state.isApproved(name, call_id) === true
+    )
+      throw new UserError(
+        `Call ${call_id} was approved for tool "${name}", which agent "${plan.agent.name}" does not have (or has disabled) now. Resume with the agent the run paused with, or reject the call.`,
+      );
   const outcomes: CallOutcome[] = new Array(calls.length);
   let next = 0;
   let error: { value: unknown } | undefined;
@@ -85,11 +98,19 @@ export async function executeFunctionCalls(
   return result;
 }
 
-const output = (agent: AnyAgent, call: FunctionCallItem, value: unknown, ran = false) => ({
-  output: outputItem(agent, call.call_id, value),
-  ran,
-  value,
-});
+const output = (
+  agent: AnyAgent,
+  call: FunctionCallItem,
+  value: unknown,
+  ran = false,
+  tool?: FunctionTool,
+  ok = ran,
+) => {
+  const native = nativeOutput(tool, call, value, ok);
+  const item = outputItem(agent, call.call_id, value);
+  if (native) item.raw_item = native as typeof item.raw_item;
+  return { output: item, ran, value };
+};
 
 function approval(agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, inDoubt = false) {
   const item: ToolApprovalRunItem<AnyAgent> = {
@@ -136,6 +157,11 @@ async function executeOne(
   const agent = plan.agent;
   if (rt.completedCallIds.has(call.call_id)) return undefined;
   const tool = plan.functionTools.get(call.name);
+  const decision = state.isApproved(call.name, call.call_id);
+  if (decision === false) {
+    const text = state.rejectionMessage(call.name, call.call_id) ?? DEFAULT_REJECTION_TEXT;
+    return output(agent, call, text, false, tool);
+  }
   if (!tool)
     return output(
       agent,
@@ -143,14 +169,7 @@ async function executeOne(
       `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
     );
   const parsed = await tool.parseArguments(call.arguments);
-  if (!parsed.ok) return output(agent, call, parsed.message);
-  const decision = state.isApproved(tool.name, call.call_id);
-  if (decision === false)
-    return output(
-      agent,
-      call,
-      state.rejectionMessage(tool.name, call.call_id) ?? DEFAULT_REJECTION_TEXT,
-    );
+  if (!parsed.ok) return output(agent, call, parsed.message, false, tool);
   if (
     decision === undefined &&
     !state.nestedStates[call.call_id] &&
@@ -169,7 +188,7 @@ async function executeOne(
     state.toolInputGuardrailResults,
     guardrailArgs,
   );
-  if (rejected !== undefined) return output(agent, call, rejected);
+  if (rejected !== undefined) return output(agent, call, rejected, false, tool);
   checkAborted(rt.signal); // an aborted (or cancelled) run starts no further tool
   await callHooks(rt, agent, (h) => h.onToolStart?.(state.context, agent, tool.name, call));
   const span = rt.tracer?.startSpan<FunctionSpanData>(
@@ -182,7 +201,7 @@ async function executeOne(
     rt.turnSpan,
   );
   let value: unknown;
-  let failure: string | undefined; // the model-visible text of a failed call
+  let failure: { message: string; data: Record<string, unknown> } | undefined; // model-visible
   try {
     try {
       value = await invokeTool(rt, agent, tool, call, parsed.value, span, decision === true);
@@ -202,6 +221,10 @@ async function executeOne(
           })),
         };
       }
+      if (!(error instanceof NestedRunStop) && !rt.signal?.aborted)
+        await callHooks(rt, agent, (h) =>
+          h.onToolError?.(state.context, agent, tool.name, call, error),
+        );
       throwIfFatal(rt, tool, call, error);
       const details = { toolName: tool.name, callId: call.call_id };
       const text = await (tool.errorFunction ?? defaultToolErrorFunction)(
@@ -209,7 +232,8 @@ async function executeOne(
         error,
         details,
       );
-      value = failure = text ?? defaultToolErrorFunction(state.context, error);
+      value = text ?? defaultToolErrorFunction(state.context, error);
+      failure = recordToolError(rt, tool, call, error, value as string);
     }
     delete state.nestedStates[call.call_id];
     guardrailArgs.output = value;
@@ -228,10 +252,10 @@ async function executeOne(
     const text = toToolOutput(value);
     if (rt.tracer!.includeSensitiveData)
       span.data.output = typeof text === 'string' ? text : JSON.stringify(text);
-    rt.tracer!.endSpan(span, failure === undefined ? undefined : { message: failure });
+    rt.tracer!.endSpan(span, failure);
   }
   await callHooks(rt, agent, (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
-  return output(agent, call, value, true);
+  return output(agent, call, value, true, tool, failure === undefined);
 }
 
 /**

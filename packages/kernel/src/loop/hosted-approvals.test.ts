@@ -100,3 +100,99 @@ describe('hosted approval requests in the loop', () => {
     ]);
   });
 });
+
+describe("a hosted tool's onApproval callback (both modes)", () => {
+  for (const stream of [false, true]) {
+    const mode = stream ? 'streamed' : 'non-streamed';
+
+    it(`decides its server's requests without a pause, once each; other servers' requests still pause (${mode})`, async () => {
+      const asked: string[] = [];
+      const files: HostedTool = {
+        ...mcp,
+        onApproval: (_ctx, r) => {
+          asked.push(String(r.id));
+          return r.id === 'mcpr_ok'
+            ? { approve: true, reason: 'dropped' }
+            : { approve: false, reason: 'too risky' };
+        },
+      };
+      const mail: HostedTool = {
+        type: 'hosted_tool',
+        name: 'mcp_mail',
+        providerId: 'openai',
+        providerData: { type: 'mcp', server_label: 'mail' },
+      };
+      const mailRequest: HostedItem = {
+        type: 'mcp_approval_request',
+        id: 'mcpr_mail',
+        name: 'send',
+        arguments: '{"to":"x"}',
+        server_label: 'mail',
+      };
+      const model = new ScriptedModel([
+        [request('mcpr_ok'), request('mcpr_no'), mailRequest],
+        [msg('handled')],
+      ]);
+      const agent = new Agent({ name: 'Ops', tools: [mail, files], model });
+      const first = (await runMode(() => ({ agent, input: 'go' }), stream)).result!;
+      // The mail server has no callback: its request pauses the run.
+      expect(first.interruptions.map((i) => [i.tool_name, i.call_id, i.arguments])).toEqual([
+        ['send', 'mcpr_mail', '{"to":"x"}'],
+      ]);
+      expect(asked).toEqual(['mcpr_ok', 'mcpr_no']);
+      expect(first.state.isApproved('delete_file', 'mcpr_ok')).toBe(true);
+      expect(first.state.isApproved('delete_file', 'mcpr_no')).toBe(false);
+      const state = await RunState.fromString(agent, first.state.toString());
+      state.approve(state.getInterruptions()[0]);
+      const second = (await runMode(() => ({ agent, input: state as any }), stream)).result!;
+      expect(second.finalOutput).toBe('handled');
+      expect(asked).toEqual(['mcpr_ok', 'mcpr_no']); // not asked again on resume
+      expect(answers(model.requests[1].input)).toEqual([
+        { type: 'mcp_approval_response', approval_request_id: 'mcpr_ok', approve: true },
+        {
+          type: 'mcp_approval_response',
+          approval_request_id: 'mcpr_no',
+          approve: false,
+          reason: 'too risky',
+        },
+        { type: 'mcp_approval_response', approval_request_id: 'mcpr_mail', approve: true },
+      ]);
+    });
+
+    it(`an "always" decision recorded in the state wins over the callback, with its message (${mode})`, async () => {
+      let asked = 0;
+      const files: HostedTool = { ...mcp, onApproval: () => (++asked, { approve: true }) };
+      const other: HostedTool = {
+        ...mcp,
+        name: 'mcp_other',
+        providerData: { type: 'mcp', server_label: 'other' },
+      };
+      const model = new ScriptedModel([
+        [{ ...request('mcpr_1'), server_label: 'other' }],
+        [request('mcpr_2')],
+        [msg('done')],
+      ]);
+      const agent = new Agent({ name: 'Ops', tools: [other, files], model });
+      const first = (await runMode(() => ({ agent, input: 'go' }), stream)).result!;
+      expect(first.interruptions.map((i) => i.call_id)).toEqual(['mcpr_1']);
+      first.state.reject(first.interruptions[0], { always: true, message: 'no deletions' });
+      const second = (await runMode(() => ({ agent, input: first.state as any }), stream)).result!;
+      expect(second.finalOutput).toBe('done');
+      expect(asked).toBe(0);
+      expect(answers(model.requests[2].input)).toEqual([
+        {
+          type: 'mcp_approval_response',
+          approval_request_id: 'mcpr_1',
+          approve: false,
+          reason: 'no deletions',
+        },
+        {
+          type: 'mcp_approval_response',
+          approval_request_id: 'mcpr_2',
+          approve: false,
+          reason: 'no deletions',
+        },
+      ]);
+    });
+  }
+});

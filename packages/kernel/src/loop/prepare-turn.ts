@@ -10,8 +10,10 @@ import type {
   Model,
   ModelSettings,
   OutputSchemaDefinition,
+  Prompt,
   ToolDefinition,
 } from '../model/model.js';
+import { nativeCallView } from '../tool/native-call.js';
 import type { ResolvedSchema } from '../tool/schema.js';
 import {
   ALWAYS,
@@ -34,6 +36,9 @@ export interface TurnPlan {
   toolDefinitions: ToolDefinition[];
   /** The enabled hosted tools (their approval callbacks). */
   hostedTools: HostedTool[];
+  /** Tools offered natively this turn, by call item type (see `NativeToolCall`). */
+  nativeCalls: Map<string, FunctionTool>;
+  prompt?: Prompt;
   modelSettings: ModelSettings;
   outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
 }
@@ -145,22 +150,36 @@ export async function resolveModel(
 }
 
 /** The tools and handoffs of a plan, and what they were built from. */
-type ToolSet = Pick<TurnPlan, 'functionTools' | 'handoffs' | 'toolDefinitions' | 'hostedTools'> & {
-  tools: readonly unknown[];
-  handoffs_: readonly unknown[];
-};
+type ToolSet = Pick<
+  TurnPlan,
+  'model' | 'functionTools' | 'handoffs' | 'toolDefinitions' | 'hostedTools' | 'nativeCalls'
+> & { tools: readonly unknown[]; handoffs_: readonly unknown[] };
 /**
  * Tool sets of agents whose tools and handoffs are all always on (or off) and whose capabilities
- * add none: the same every turn of every run, so built once (checked against the agent's
- * current `tools` and `handoffs` entries on every use).
+ * add none: the same every turn of every run with the same model, so built once (checked against
+ * the model and the agent's current `tools` and `handoffs` entries on every use).
  */
 const staticToolSets = new WeakMap<AnyAgent, ToolSet>();
 const sameEntries = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 const isStatic = (f: unknown) => f === undefined || f === ALWAYS || f === NEVER;
 
-async function buildToolSet(rt: RunRuntime, agent: AnyAgent, prepared: PreparedAgent) {
+/** A feature the model declares it lacks fails the run here, before any model call. */
+function need(agent: AnyAgent, model: Model, feature: string, what: string): void {
+  if (model.supports && !model.supports(feature))
+    throw new UserError(
+      `Agent "${agent.name}" uses ${what}, which model "${model.provider}:${model.modelId}" does not support (feature "${feature}"). Use a model that has it (e.g. an OpenAI Responses model) or remove it from the agent.`,
+    );
+}
+
+async function buildToolSet(
+  rt: RunRuntime,
+  agent: AnyAgent,
+  prepared: PreparedAgent,
+  model: Model,
+) {
   const ctx = rt.state.context;
+  const nativeCalls = new Map<string, FunctionTool>();
   const functionTools = new Map<string, FunctionTool>();
   const handoffs = new Map<string, Handoff<any, AnyAgent>>();
   const toolDefinitions: ToolDefinition[] = [];
@@ -181,11 +200,36 @@ async function buildToolSet(rt: RunRuntime, agent: AnyAgent, prepared: PreparedA
     if (t.type === 'function') {
       if (!(await t.isEnabled(ctx, agent))) continue;
       claim(t.name, `tool "${t.name}"`);
+      const n = t.native;
+      if (n && model.supports?.(`native_tool:${n.callType}`)) {
+        const view = nativeCallView(t);
+        functionTools.set(t.name, view);
+        nativeCalls.set(n.callType, view);
+        toolDefinitions.push({
+          type: 'hosted_tool',
+          name: t.name,
+          providerId: n.providerId,
+          providerData: n.definition,
+        });
+        continue;
+      }
+      if (n?.portable === false) {
+        throw new UserError(
+          `Agent "${agent.name}" uses tool "${t.name}", a ${n.providerId} ${n.callType} tool that model "${model.provider}:${model.modelId}" cannot run (feature "native_tool:${n.callType}"). Use a ${n.providerId} model that has it (e.g. an OpenAI Responses model) or remove the tool.`,
+        );
+      }
+      if (t.deferLoading) need(agent, model, 'tool_search', `tool "${t.name}" with deferLoading`);
       functionTools.set(t.name, t);
       toolDefinitions.push(toFunctionToolDefinition(t));
     } else {
       const hosted = t as HostedTool;
       if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
+      need(
+        agent,
+        model,
+        `hosted_tools:${hosted.providerId}`,
+        `the ${hosted.providerId} hosted tool "${hosted.name}"`,
+      );
       hostedTools.push(hosted);
       toolDefinitions.push({
         type: 'hosted_tool',
@@ -209,10 +253,12 @@ async function buildToolSet(rt: RunRuntime, agent: AnyAgent, prepared: PreparedA
     });
   }
   const set: ToolSet = {
+    model,
     functionTools,
     handoffs,
     toolDefinitions,
     hostedTools,
+    nativeCalls,
     tools: agent.tools.slice(),
     handoffs_: agent.handoffs.slice(),
   };
@@ -224,11 +270,14 @@ async function buildToolSet(rt: RunRuntime, agent: AnyAgent, prepared: PreparedA
 export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
   const prepared = await prepareAgent(rt, agent);
   const ctx = rt.state.context;
+  const model = await resolveModel(rt, agent, prepared);
   const known = prepared.extraTools.length === 0 ? staticToolSets.get(agent) : undefined;
-  const { functionTools, handoffs, toolDefinitions, hostedTools } =
-    known && sameEntries(known.tools, agent.tools) && sameEntries(known.handoffs_, agent.handoffs)
+  const { functionTools, handoffs, toolDefinitions, hostedTools, nativeCalls } =
+    known?.model === model &&
+    sameEntries(known.tools, agent.tools) &&
+    sameEntries(known.handoffs_, agent.handoffs)
       ? known
-      : await buildToolSet(rt, agent, prepared);
+      : await buildToolSet(rt, agent, prepared, model);
   // Shared (not copied) when only the agent has settings and no capability adjusts them: the
   // loop and the models only read them.
   const adjusted = prepared.capabilities.some((cap) => cap.modelSettings);
@@ -254,16 +303,20 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       .filter(Boolean)
       .join('\n\n');
   }
+  const prompt = typeof agent.prompt === 'function' ? await agent.prompt(ctx, agent) : agent.prompt;
+  if (prompt) need(agent, model, 'prompt', 'a prompt object');
   return {
     agent,
     prepared,
-    model: await resolveModel(rt, agent, prepared),
+    model,
     systemInstructions,
     functionTools,
     handoffs,
     // A fresh list per request (models may change it); the definitions are shared, like schemas.
     toolDefinitions: toolDefinitions.slice(),
     hostedTools,
+    nativeCalls,
+    prompt,
     modelSettings,
     outputSchema: agent.getOutputSchema(),
   };

@@ -106,9 +106,22 @@ export function processResponse(
         items.push({ type: 'tool_call_item', agent, raw_item: item });
         pending.hostedApprovalRequests = [...(pending.hostedApprovalRequests ?? []), item];
         break;
-      default:
+      default: {
+        // A provider's own call item of a tool offered natively: run as a call of that tool.
+        const native = plan.nativeCalls.get(item.type);
+        const callId = (item as { call_id?: unknown }).call_id;
+        if (native && typeof callId === 'string' && callId !== '') {
+          const args = JSON.stringify(item);
+          pending.functionCalls.push({
+            type: 'function_call',
+            call_id: callId,
+            name: native.name,
+            arguments: args,
+          });
+        }
         // Hosted-tool items (web_search_call, mcp_call, compaction, …) pass through.
         items.push({ type: 'tool_call_item', agent, raw_item: item as any });
+      }
     }
   }
   return { items, pending, immediateOutputs, lastMessage };

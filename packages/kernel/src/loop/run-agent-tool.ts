@@ -23,6 +23,7 @@ const INHERITED = [
   'modelProvider',
   'modelSettings',
   'hooks',
+  'logger',
   'tracing',
   'toolNotFound',
   'retry',

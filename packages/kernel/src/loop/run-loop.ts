@@ -70,6 +70,9 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
     rt.emit({ type: 'agent_updated_stream_event', agent: state.currentAgent });
     // Resuming a final output whose session write failed: only that write is left to do.
     if (state.hasFinalOutput) return await complete(rt);
+    // Stopped while its output guardrails judged a final output: judge it again (no model call).
+    if (!state.pendingTurn && state.finalOutput !== undefined)
+      return await finish(rt, state.finalOutput);
     for (;;) {
       const { maxTurns } = state;
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
@@ -133,10 +136,13 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
 async function finish(rt: RunRuntime, output: unknown): Promise<void> {
   const { state } = rt;
   const agent = state.currentAgent;
-  await runOutputGuardrails(rt, agent, output);
-  // The output is part of the state before the session write, so a failed write is resumed
-  // by retrying that write alone (no second model call).
+  // Kept before the guardrails run and the session write, so a run stopped during either
+  // resumes from this output: guardrails again, or the write alone (no second model call).
   state.finalOutput = output;
+  await runOutputGuardrails(rt, agent, output).catch((error) => {
+    if (!rt.signal?.aborted) state.finalOutput = undefined; // tripped: a resume asks the model
+    throw error;
+  });
   state.hasFinalOutput = true;
   await complete(rt);
 }

@@ -66,14 +66,24 @@ export interface DurabilityHooks {
   ): Promise<unknown>;
 }
 
+/** Where a run reports what it keeps from the model (e.g. a tool's real error); `console` fits. */
+export interface RunLogger {
+  warn(message: string, ...details: unknown[]): void;
+}
+
 export interface RunOptions<TContext = any> {
-  /** The caller's context object; given to tools, guardrails and hooks, never to the model. */
+  /**
+   * The caller's context object, of the starting agent's context type; given to tools,
+   * guardrails, hooks and instructions (`ctx.context`), never to the model. On a resume, replaces
+   * the context (a RunState does not serialize it).
+   */
   context?: TContext;
   /**
    * Model calls allowed for the whole run (all agents): a whole number ≥ 1, or `null` (or
    * `Infinity`) for no limit. Default 10. On a resume, replaces the limit the state stored.
    */
   maxTurns?: number | null;
+  /** Aborts the run: `RunAbortedError` (with a resumable `state`); running tools get the abort. */
   signal?: AbortSignal;
   /** Resolves model names (agents' `model` strings and `model` below). */
   modelProvider?: ModelProvider;
@@ -81,6 +91,7 @@ export interface RunOptions<TContext = any> {
   model?: Model | string;
   /** Merged over every agent's settings. */
   modelSettings?: ModelSettings;
+  /** Rewrites the instructions and input right before each model call (the state is unchanged). */
   callModelInputFilter?: (
     data: ModelInputData,
     ctx: RunContext<TContext>,
@@ -89,7 +100,9 @@ export interface RunOptions<TContext = any> {
   toolNotFound?: 'raise' | 'return_error_to_model';
   /** Concurrent tool calls of one response. Default 8. */
   maxToolConcurrency?: number;
+  /** Model-call retries (retryable errors only). Default 2 retries, exponential backoff. */
   retry?: RetryOptions;
+  /** Turn some run errors into a final output instead. */
   errorHandlers?: {
     /** Produces a final output instead of `MaxTurnsExceededError`. */
     maxTurns?: (
@@ -122,17 +135,42 @@ export interface RunOptions<TContext = any> {
    * server owns the history).
    */
   nestHandoffHistory?: boolean;
+  /** Lifecycle hooks for every agent of the run (before each agent's own `hooks`). */
   hooks?: RunHooks<TContext>;
+  /**
+   * Prints each tool error the model was shown only as text (the real error, its stack). Default:
+   * `console` when the `BATON_DEBUG` environment variable is set (and not `0`/`false`), else none.
+   */
+  logger?: RunLogger;
+  /**
+   * Conversation memory: its history is read (and checked) before the first model call and put
+   * before the input; the new input and each turn's items are appended once (v2 sessions with
+   * an idempotent `appendId`). A resumed `RunState` needs the session it started with.
+   */
   session?: Session;
+  /**
+   * Resume a `RunState` with another session than the one it started with, or without one
+   * (its items then go to the new session, or nowhere). Default false: a `UserError`.
+   */
+  allowSessionChange?: boolean;
+  /** How much history to read, and what to do with an invalid stored item. */
   sessionSettings?: SessionSettings;
+  /** Combines the session history and the new input into the first model input. */
   sessionInputCallback?: SessionInputCallback;
-  /** Tracing for this run; default on when processors are registered. `includeSensitiveData` (default
-   * `true`) puts model input/output and tool arguments/results on spans; each processor decides what
-   * it exports (the OTel one only with `captureContent`); `false` keeps content off all spans. */
+  /**
+   * Tracing for this run. Default: on when processors are registered, with sensitive data
+   * (model input/output, tool arguments and results, tool error details) included; each
+   * processor decides what it exports (the OTel one only with `captureContent`); set
+   * `includeSensitiveData: false` to keep content off all spans.
+   */
   tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
+  /** The trace's name. Default `'Agent workflow'` (or the resumed state's). */
   workflowName?: string;
+  /** The trace id (`trace_` + 32 hex). Default: new, or the resumed state's. */
   traceId?: string;
+  /** Links the traces of one conversation (e.g. a thread id). */
   groupId?: string;
+  /** Extra data of the trace. */
   traceMetadata?: Record<string, unknown>;
   /** Chain to a stored OpenAI response; only new items are sent each turn. */
   previousResponseId?: string;
@@ -142,6 +180,7 @@ export interface RunOptions<TContext = any> {
   autoPreviousResponseId?: boolean;
   /** Prompt cache key sent to providers that support it. Default: a stable key per run. */
   promptCacheKey?: string;
+  /** Wrap points for durable drivers (journaling); see {@link DurabilityHooks}. */
   durability?: DurabilityHooks;
   /** The id of a new run (default: generated). Durable drivers use it to key journals. */
   runId?: string;

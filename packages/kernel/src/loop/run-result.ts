@@ -100,15 +100,20 @@ export class RunResult<TContext = any, TAgent extends AnyAgent = AnyAgent> exten
  * the run is done (rejects with the run's error). The run proceeds whether or not events are
  * consumed; events are buffered for a late consumer. Iterate once. Leaving the `for await` loop
  * early (`break`, `return`, a throw) or calling `cancel()` stops the run.
+ *
+ * A failure nobody observes is not lost: when the run fails and neither the iteration throws the
+ * error to its consumer nor `completed` is awaited (or given a handler), `completed` rejects
+ * unhandled — Node.js reports it and, by default, exits with code 1, as for any promise.
  */
 export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgent>
   extends RunResultBase<TContext, TAgent>
   implements AsyncIterable<RunStreamEvent<AnyAgent>>
 {
-  /** Resolves when the run ends; rejects with its error. */
-  completed: Promise<void> = Promise.resolve();
   /** The run's error once it failed. */
   error: unknown;
+  private settled: Promise<void> = Promise.resolve();
+  private exposed: Promise<void> | undefined;
+  private delivered = false;
   private buffer: RunStreamEvent<AnyAgent>[] = [];
   private head = 0;
   private done = false;
@@ -127,19 +132,30 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
     wake?.();
   };
 
+  /**
+   * Resolves when the run ends; rejects with its error (also unhandled, when nothing else
+   * observed the failure: see the class notes).
+   */
+  get completed(): Promise<void> {
+    this.exposed ??= this.settled.then(() => {});
+    return this.exposed;
+  }
+
   /** Ties the result to the running loop and the way to abort it (internal). */
   attach(loop: Promise<void>, stop: (reason: RunAbortedError) => void): void {
     this.stop = stop;
-    this.completed = loop.then(
+    this.settled = loop.then(
       () => this.finish(undefined),
       (error) => {
         // A cancel is the consumer's own decision, not a failure: `completed` resolves.
         if (this.cancelled && RunAbortedError.isInstance(error)) return this.finish(undefined);
         this.finish(error, true);
+        // No consumer by the next macrotask: nobody will see the error unless `completed` does.
+        setTimeout(() => this.iterated || this.surface(), 0);
         throw error;
       },
     );
-    this.completed.catch(() => {});
+    this.settled.catch(() => {});
   }
 
   /**
@@ -155,6 +171,11 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
         'The run was cancelled by its stream consumer (stream.cancel() or leaving the for await loop).',
       ),
     );
+  }
+
+  /** Makes an unobserved failure an unhandled rejection of `completed` (as a promise's is). */
+  private surface(): void {
+    if (!this.exposed) void this.completed;
   }
 
   private finish(error: unknown, failed = error !== undefined): void {
@@ -190,6 +211,7 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
         this.buffer = [];
         this.head = 0;
         if (this.done) {
+          this.delivered = this.failed;
           if (this.failed) throw this.error;
           return;
         }
@@ -199,6 +221,7 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
       }
     } finally {
       this.cancel(); // a consumer that leaves early stops the run (no-op once it ended)
+      if (this.failed && !this.delivered) this.surface(); // it left before the error
     }
   }
 

@@ -34,6 +34,18 @@ function emitSince(rt: RunRuntime, from: number): void {
   for (let i = from; i < items.length; i++) rt.emit(itemEvent(items[i]));
 }
 
+/**
+ * The assistant message a paused turn ended with (reasoning after it skipped): a turn stopped
+ * before its final output was taken resumes with it as the candidate, not with a model call.
+ */
+function trailingMessage(rt: RunRuntime): MessageItem | undefined {
+  const items = rt.state.generatedItems;
+  let i = items.length - 1;
+  while (i >= 0 && items[i].type === 'reasoning_item') i--;
+  const raw = items[i]?.raw_item as MessageItem | undefined;
+  return items[i]?.type === 'message_output_item' && raw?.role === 'assistant' ? raw : undefined;
+}
+
 /** Runs one turn of the current agent and returns what comes next. */
 export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const { state } = rt;
@@ -50,7 +62,7 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const data: TurnSpanData = { kind: 'turn', turn, agentName: agent.name };
   rt.turnSpan = rt.tracer?.startSpan(data, rt.agentSpan);
   const plan = await prepareTurn(rt, agent);
-  if (pendingTurn) return finishTurn(rt, plan, pendingTurn, undefined);
+  if (pendingTurn) return finishTurn(rt, plan, pendingTurn, trailingMessage(rt));
   let input = currentModelInput(rt);
   for (const cap of plan.prepared.capabilities)
     if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun!);
@@ -67,6 +79,8 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const guardrails = firstTurn
     ? [...agent.inputGuardrails, ...(rt.options.inputGuardrails ?? [])]
     : [];
+  // A first turn made again (its model call was aborted) judges its input afresh.
+  if (firstTurn) state.inputGuardrailResults = [];
   const blocking = guardrails.filter((g) => !g.runInParallel);
   if (blocking.length > 0) await runInputGuardrails(rt, agent, blocking);
   const parallel = guardrails.filter((g) => g.runInParallel);
@@ -94,11 +108,11 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
     previousResponseId: conv?.previousResponseId,
     conversationId: conv?.conversationId,
     promptCacheKey: rt.promptCacheKey,
+    prompt: plan.prompt,
     tracing: !rt.tracer
       ? UNTRACED
       : { enabled: true, includeSensitiveData: rt.tracer.includeSensitiveData },
   };
-  state.currentTurn++;
   let response: ModelResponse;
   try {
     response = await callModel(rt, plan, request);
@@ -106,6 +120,9 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
     if (parallelDone) await parallelDone;
     throw error;
   }
+  // Counted once answered: a call that failed or was aborted is made again on resume, as the
+  // same (first) turn — its input guardrails and input write still to come.
+  state.currentTurn++;
   if (parallelDone) {
     await parallelDone;
     await saveInputToSession(rt);

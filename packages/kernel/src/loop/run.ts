@@ -11,7 +11,7 @@ import { createRuntime } from './create-runtime.js';
 import { runAgentTool } from './run-agent-tool.js';
 import type { RunStreamEvent } from './run-events.js';
 import { runLoop } from './run-loop.js';
-import type { NonStreamRunOptions, RunOptions, StreamRunOptions } from './run-options.js';
+import type { NonStreamRunOptions, RunOptions } from './run-options.js';
 import { RunResult, StreamedRunResult } from './run-result.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 import { linkedController } from './until-aborted.js';
@@ -22,38 +22,57 @@ async function start(
   options: RunOptions,
   stream: boolean,
 ): Promise<RunRuntime> {
+  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
+    throw new UserError('run() and runStep() take an Agent as their first argument.');
   const rt = await createRuntime(agent, input, options, stream);
   rt.runAgentTool = runAgentTool;
   return rt;
 }
 
+/** The context type of an agent (`any` for an agent declared without one). */
+export type ContextOf<TAgent> = TAgent extends Agent<infer C, any> ? C : any;
+
+/**
+ * Options of `run()` for `agent` (its context type) and stream mode `S`. One signature, no
+ * overloads: a misspelt option gets TypeScript's "Did you mean …?" in both modes.
+ */
+export type RunOptionsFor<TAgent, S extends boolean = boolean> = RunOptions<ContextOf<TAgent>> & {
+  /**
+   * `true`: return a `StreamedRunResult` at once — iterate it for the run's events, await
+   * `completed` for the end. Default `false`: a `RunResult` once the run is done. Same loop,
+   * same items, hooks and errors either way.
+   */
+  stream?: S;
+};
+
+/** What `run()` returns for stream mode `S`. */
+export type RunResultFor<TAgent extends AnyAgent, S extends boolean> = S extends true
+  ? StreamedRunResult<ContextOf<TAgent>, TAgent>
+  : RunResult<ContextOf<TAgent>, TAgent>;
+
 /**
  * Runs `agent` on `input` (a string, items, or a `RunState` to resume) until a final output,
  * an interruption (approvals), or an error.
  *
+ * @param agent The starting agent (for a `RunState`: the agent it was created or loaded with).
+ * @param options Run options; `context` must match the agent's context type.
  * @returns `RunResult`, or with `stream: true` a `StreamedRunResult` to iterate.
  * @throws MaxTurnsExceededError, ModelBehaviorError, ModelCallError, RunAbortedError,
  *   InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, ToolGuardrailTripwireTriggered,
- *   ToolTimeoutError, ToolCallError, UserError (bad config), SessionError — errors that can be
- *   resumed carry `state`; abort and max-turns errors carry a replayable `history`.
+ *   ToolTimeoutError, ToolCallError, UserError (bad config, a RunState resumed with another agent
+ *   or session, or already resumed), SessionError — errors that can be resumed carry `state`;
+ *   abort and max-turns errors carry a replayable `history`.
  */
-export async function run<TContext = any, TAgent extends AnyAgent = AnyAgent>(
+export function run<TAgent extends AnyAgent, S extends boolean = false>(
   agent: TAgent,
-  input: AgentInput | RunState<TContext, TAgent>,
-  options: StreamRunOptions<TContext>,
-): Promise<StreamedRunResult<TContext, TAgent>>;
-export async function run<TContext = any, TAgent extends AnyAgent = AnyAgent>(
-  agent: TAgent,
-  input: AgentInput | RunState<TContext, TAgent>,
-  options?: NonStreamRunOptions<TContext>,
-): Promise<RunResult<TContext, TAgent>>;
+  input: AgentInput | RunState<ContextOf<TAgent>, TAgent>,
+  options?: RunOptionsFor<TAgent, S>,
+): Promise<RunResultFor<TAgent, S>>;
 export async function run(
   agent: AnyAgent,
   input: AgentInput | RunState<any, AnyAgent>,
   options: RunOptions & { stream?: boolean } = {},
 ): Promise<RunResult | StreamedRunResult> {
-  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
-    throw new UserError('run(): the first argument must be an Agent.');
   const stream = options.stream === true;
   if (stream) {
     // The consumer can stop a streamed run: its own abort controller, linked to the caller's signal.
@@ -82,22 +101,13 @@ export class Runner<TContext = any> {
   constructor(defaults: RunOptions<TContext> = {}) {
     this.defaults = defaults;
   }
-  run<TAgent extends AnyAgent>(
+  /** `run()` with this runner's defaults under `options`. */
+  run<TAgent extends AnyAgent, S extends boolean = false>(
     agent: TAgent,
-    input: AgentInput | RunState<TContext, TAgent>,
-    options: StreamRunOptions<TContext>,
-  ): Promise<StreamedRunResult<TContext, TAgent>>;
-  run<TAgent extends AnyAgent>(
-    agent: TAgent,
-    input: AgentInput | RunState<TContext, TAgent>,
-    options?: NonStreamRunOptions<TContext>,
-  ): Promise<RunResult<TContext, TAgent>>;
-  run(
-    agent: AnyAgent,
-    input: AgentInput | RunState<any, AnyAgent>,
-    options: RunOptions<TContext> & { stream?: boolean } = {},
-  ): Promise<RunResult | StreamedRunResult> {
-    return run(agent, input, { ...this.defaults, ...options } as any);
+    input: AgentInput | RunState<ContextOf<TAgent>, TAgent>,
+    options?: RunOptionsFor<TAgent, S>,
+  ): Promise<RunResultFor<TAgent, S>> {
+    return run(agent, input, { ...this.defaults, ...options } as RunOptionsFor<TAgent, S>);
   }
 }
 
@@ -116,18 +126,16 @@ export interface StepOutcome<TContext = any, TAgent extends AnyAgent = AnyAgent>
  * Same options and errors as `run()` (non-streaming); `observe.onEvent` receives the turn's
  * stream events (item created, agent updated; no model deltas in non-streaming mode).
  */
-export async function runStep<TContext = any, TAgent extends AnyAgent = AnyAgent>(
+export async function runStep<TAgent extends AnyAgent>(
   agent: TAgent,
-  input: AgentInput | RunState<TContext, TAgent>,
-  options: NonStreamRunOptions<TContext> = {},
+  input: AgentInput | RunState<ContextOf<TAgent>, TAgent>,
+  options: NonStreamRunOptions<ContextOf<TAgent>> = {},
   observe: { onEvent?: (event: RunStreamEvent<AnyAgent>) => void } = {},
-): Promise<StepOutcome<TContext, TAgent>> {
-  if (!agent || typeof (agent as Agent).getHandoffs !== 'function')
-    throw new UserError('runStep(): the first argument must be an Agent.');
+): Promise<StepOutcome<ContextOf<TAgent>, TAgent>> {
   const rt = await start(agent, input, options, false);
   rt.turnBudget = 1;
   if (observe.onEvent) rt.emit = observe.onEvent;
   await runLoop(rt);
   const nextStep = rt.state.hasFinalOutput ? 'final_output' : (rt.lastStep ?? 'run_again');
-  return { result: new RunResult(rt.state) as RunResult<TContext, TAgent>, nextStep };
+  return { result: new RunResult(rt.state) as RunResult<ContextOf<TAgent>, TAgent>, nextStep };
 }

@@ -5,7 +5,7 @@
  * after a failed write sends that same write first (with the same `appendId` to a v2 session).
  */
 import { SessionError, UserError } from '../errors/errors.js';
-import { dropOrphanCalls, trimToCleanStart } from '../items/item-helpers.js';
+import { trimToCleanStart } from '../items/item-helpers.js';
 import { findItemIssue } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
@@ -41,7 +41,8 @@ export async function readSessionHistory(
         `a malformed item at index ${i} of ${items.length} (${issue}). Repair or delete it in the store (popItem() removes the newest), or run with sessionSettings: { onInvalidItem: 'skip' } to leave it out.`,
       );
   }
-  return trimToCleanStart(valid.length < items.length ? dropOrphanCalls(valid) : valid);
+  // Also drops the calls and outputs a left-out row had paired.
+  return trimToCleanStart(valid);
 }
 
 /** The first turn's model input: session history (clean boundary) + the new input. */
@@ -49,7 +50,7 @@ export async function prepareSessionInput(options: RunOptions, newInput: Item[])
   if (!options.session) return newInput;
   const history = await readSessionHistory(options.session, options.sessionSettings);
   if (options.sessionInputCallback) return options.sessionInputCallback(history, newInput.slice());
-  return history.length === 0 ? newInput : [...history, ...newInput];
+  return [...history, ...newInput];
 }
 
 /** Records `write` in the state (if given), then sends the state's pending write and clears it. */
@@ -86,6 +87,8 @@ export async function saveNewItemsToSession(rt: RunRuntime): Promise<void> {
   if (!rt.options.session) return;
   const from = state.sessionSavedCount;
   const to = state.generatedItems.length;
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent — generatedItems
+  // never shrinks (from > to cannot occur) and for from === to the code below changes nothing.
   if (from >= to) return;
   const items = runItemsToInputItems(state.generatedItems.slice(from, to));
   if (items.length === 0) state.sessionSavedCount = to;

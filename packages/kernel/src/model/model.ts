@@ -16,6 +16,10 @@ export interface FunctionToolDefinition {
   /** JSON Schema of the arguments object; OpenAI-strict when `strict` is true. */
   parameters: JsonSchema;
   strict: boolean;
+  /** Loaded only when a tool search finds it (OpenAI Responses `defer_loading`); feature `'tool_search'`. */
+  deferLoading?: boolean;
+  /** A group the tool is listed under (OpenAI Responses `namespace` tools); others list it flat. */
+  namespace?: { name: string; description: string };
 }
 
 /**
@@ -72,6 +76,12 @@ export interface ModelSettings {
    * is retried only while no output was streamed. Default: none.
    */
   streamIdleTimeoutMs?: number;
+  /**
+   * Server-side compaction: the provider compacts the context on its side once the rendered
+   * input passes `compactThreshold` tokens (OpenAI Responses `context_management`). Providers
+   * without it ignore it.
+   */
+  contextManagement?: { compactThreshold?: number };
   /** Provider-specific request fields, keyed by provider id: `{ openai: { … } }`. */
   providerOptions?: Record<string, Record<string, unknown>>;
 }
@@ -80,6 +90,16 @@ export interface ModelSettings {
 export interface ModelTracing {
   enabled: boolean;
   includeSensitiveData: boolean;
+}
+
+/**
+ * A prompt stored on the provider's side (OpenAI Responses prompt objects): its id, an optional
+ * version, and values for its variables (strings or input content parts). Feature `'prompt'`.
+ */
+export interface Prompt {
+  id: string;
+  version?: string;
+  variables?: Record<string, unknown>;
 }
 
 /** One model call. */
@@ -101,6 +121,8 @@ export interface ModelRequest {
   conversationId?: string;
   /** Stable per-run prompt cache key. */
   promptCacheKey?: string;
+  /** The agent's prompt object, when it has one. */
+  prompt?: Prompt;
   tracing: ModelTracing;
 }
 
@@ -169,6 +191,13 @@ export interface Model {
   readonly endpoint?: ModelEndpoint;
   getResponse(request: ModelRequest): Promise<ModelResponse>;
   getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * Optional: whether this model serves a feature an agent uses — `'prompt'`, `'tool_search'`,
+   * `'native_tool:<call item type>'` (e.g. `'native_tool:computer_call'`) or
+   * `'hosted_tools:<provider id>'`. The run checks the agent's features before the first model
+   * call and refuses one that returns `false` with a `UserError`. Absent: nothing is checked.
+   */
+  supports?(feature: string): boolean;
   /** Classifies an error for the retry policy; `undefined` means "use the default rule". */
   getRetryAdvice?(error: unknown, attempt: number): RetryAdvice | undefined;
 }

@@ -18,6 +18,21 @@ type AnyAgent = Agent<any, any>;
 /** The newest format this kernel reads and writes. */
 const NEWEST = '1.1';
 
+/** Deepest nesting of objects and arrays a RunState JSON may have (nested states included). */
+export const MAX_RUN_STATE_DEPTH = 256;
+
+/** Whether `data` nests objects/arrays deeper than `limit` (iterative: no stack to overflow). */
+function nestsDeeper(data: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[data, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Object.values(value as object))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** A run item as JSON: agents by name. */
 export function serializeRunItem(item: RunItem<AnyAgent>): SerializedRunItemV1 {
   const { agent, ...rest } = item as RunItem<AnyAgent> & { output?: unknown };
@@ -53,8 +68,9 @@ function compareVersions(a: string, b: string): number {
 
 /**
  * Parses and validates serialized state data.
- * @throws UserError for invalid/truncated JSON, a missing or newer `schemaVersion`, or data
- *   that does not match the schema (naming the path of the first problem).
+ * @throws UserError for invalid/truncated JSON, a missing or newer `schemaVersion`, nesting
+ *   deeper than {@link MAX_RUN_STATE_DEPTH}, or data that does not match the schema (naming the
+ *   path of the first problem).
  */
 export async function parseRunStateJson(json: string | object): Promise<SerializedRunStateV1> {
   let data: unknown = json;
@@ -79,6 +95,10 @@ export async function parseRunStateJson(json: string | object): Promise<Serializ
       `RunState schemaVersion "${version}" is newer than this @baton/kernel supports ("${NEWEST}"). Upgrade @baton/kernel to resume it.`,
     );
   }
+  if (nestsDeeper(data, MAX_RUN_STATE_DEPTH))
+    throw new UserError(
+      `RunState JSON nests objects and arrays deeper than ${MAX_RUN_STATE_DEPTH} levels (the limit); it was not produced by state.toJSON() or is tampered with.`,
+    );
   const issue = runStateSpec.check(data);
   if (issue) {
     throw new UserError(

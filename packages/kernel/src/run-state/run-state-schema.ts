@@ -19,6 +19,7 @@ import {
   bool,
   either,
   int,
+  lit,
   loose,
   nonEmptyStr,
   nul,
@@ -44,7 +45,7 @@ const usage = object({
   cacheCreationInputTokens: opt(num),
   reasoningTokens: opt(num),
 });
-const runItem = loose({
+const runItemShape = {
   type: oneOf([
     'message_output_item',
     'tool_call_item',
@@ -63,6 +64,14 @@ const runItem = loose({
   arguments: opt(str),
   path: opt(arrayOf(str)),
   kind: opt(oneOf(['approval', 'in_doubt'])),
+};
+const runItem = loose(runItemShape);
+// Only approval items pause a run (another item here would break the resume).
+const interruption = loose({
+  ...runItemShape,
+  type: lit('tool_approval_item'),
+  tool_name: str,
+  call_id: str,
 });
 const guardrailResult = loose({
   guardrailName: str,
@@ -109,13 +118,15 @@ const base = object({
       hostedApprovalRequests: opt(arrayOf(as<HostedItem>(itemSpec))),
     }),
   ),
-  interruptions: arrayOf(runItem),
+  interruptions: arrayOf(interruption),
   approvals: record(approvalRecord),
   sessionSavedCount: count,
   inputSavedToSession: bool,
   pendingSessionWrite: opt(
     object({ appendId: nonEmptyStr, items: arrayOf(item), upTo: opt(count) }),
   ),
+  sessionId: opt(nul(str)),
+  resumeGeneration: opt(count),
   trace: opt(
     object({ traceId: str, workflowName: str, groupId: opt(str), metadata: opt(record(any)) }),
   ),

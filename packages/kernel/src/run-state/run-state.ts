@@ -75,10 +75,24 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   sessionSavedCount = 0;
   inputSavedToSession = false;
   /**
-   * A session append recorded before it was attempted and not yet confirmed: a resume sends it
-   * first, with the same `appendId`. `upTo`: the `sessionSavedCount` it completes (absent: the input).
+   * A session append recorded before it was attempted and not yet confirmed (a new run's input
+   * from the start): a resume sends it first, with the same `appendId`. `upTo`: the
+   * `sessionSavedCount` it completes (absent: the input).
    */
   pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
+  /**
+   * The `sessionId` of the session the run started with, `null` for none; `undefined` when not
+   * known yet (a state from `RunState.create` or an older kernel). A resume with another session
+   * (or none) is refused unless the run option `allowSessionChange` is set.
+   */
+  sessionId?: string | null;
+  /**
+   * How many times a run resumed this state (incremented when the resume starts). A store that
+   * keeps states should claim the generation before resuming one: replace its stored generation
+   * `g` (this field of the loaded state) by `g + 1` atomically (compare-and-set) and refuse a
+   * state whose `g` is below the stored one — it was already resumed (see run-state-versions.md).
+   */
+  resumeGeneration = 0;
   trace?: TraceInfo;
   /** The `tracing` run option last given (a resume without one keeps it). */
   tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
@@ -91,6 +105,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   agentStarted = false;
   /** JSON data of capabilities and drivers (e.g. a sandbox session id), by key; survives serialization. */
   extensions: Record<string, unknown> = {};
+  /** The final output; without `hasFinalOutput`, one its output guardrails had not passed yet. */
   finalOutput?: unknown;
   hasFinalOutput = false;
   /** True while a run() drives this state (a second concurrent resume is refused). */
@@ -212,7 +227,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
       nestedStates: Object.fromEntries(
         Object.entries(nestedStates).map(([k, v]) => [k, v.toJSON()]),
       ),
-      ...(hasFinalOutput ? { hasFinalOutput, finalOutput } : {}),
+      ...(hasFinalOutput || finalOutput !== undefined ? { hasFinalOutput, finalOutput } : {}),
     } as unknown as SerializedRunStateV1;
   }
 
@@ -225,8 +240,10 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    * Loads a serialized state (any released format version, see `run-state-versions.md`),
    * rebinding agents by name through the graph reachable from `startingAgent` (handoffs and
    * agents used as tools).
-   * @throws UserError for invalid/truncated JSON, a newer `schemaVersion`, or agent names that
-   *   are missing or ambiguous in the graph.
+   * @throws UserError for invalid/truncated JSON, a newer `schemaVersion`, nesting deeper than
+   *   `MAX_RUN_STATE_DEPTH` (256 levels of objects/arrays), an interruption that is not a
+   *   `tool_approval_item`, a pending turn listing a call twice, or agent names that are missing
+   *   or ambiguous in the graph.
    */
   static async fromString<TContext = any, TAgent extends AnyAgent = AnyAgent>(
     startingAgent: TAgent,
@@ -291,11 +308,18 @@ function restore(
     // Format 1.0 kept only usage and ids of responses.
     modelResponses: modelResponses.map((r) => ({ ...r, output: r.output ?? [] })),
     extensions: fields.extensions ?? {},
+    resumeGeneration: fields.resumeGeneration ?? 0,
   });
-  if (state.interruptions.some((i) => i.path.length === 0) && !state.pendingTurn) {
-    throw new UserError(
-      'RunState JSON is inconsistent: it has interruptions but no pending turn. It may be tampered with.',
-    );
+  const inconsistent = (what: string) =>
+    new UserError(`RunState JSON is inconsistent: ${what}. It may be tampered with.`);
+  const turn = state.pendingTurn;
+  if (state.interruptions.some((i) => i.path.length === 0) && !turn)
+    throw inconsistent('it has interruptions but no pending turn');
+  const ids = new Set<string>();
+  for (const call of turn ? [...turn.functionCalls, ...turn.ignoredHandoffCalls] : []) {
+    if (ids.has(call.call_id) || call.call_id === turn?.handoffCall?.call_id)
+      throw inconsistent(`its pending turn lists call ${call.call_id} twice`);
+    ids.add(call.call_id);
   }
   for (const [callId, nested] of Object.entries(nestedStates))
     state.nestedStates[callId] = restore(agents, rootName, nested, context);

@@ -4,7 +4,8 @@ import type { AddItemsOptions, SessionV2 } from './session.js';
 let counter = 0;
 
 /**
- * An in-process `Session` (v2; the default). Items live in an array; nothing is persisted.
+ * An in-process `Session` (v2; the default) with history rewrite v1 (see `@baton/memory`).
+ * Items live in an array; nothing is persisted.
  * Items are stored by reference; callers must not mutate items after adding them.
  */
 export class MemorySession implements SessionV2 {
@@ -36,6 +37,16 @@ export class MemorySession implements SessionV2 {
 
   async popItem(): Promise<Item | undefined> {
     return this.items.pop();
+  }
+
+  /** History rewrite v1 (`@baton/memory`'s compaction): replaces the oldest items if unchanged. */
+  readonly historyRewriteVersion = 'v1' as const;
+  async replaceOldestItems(expected: readonly Item[], replacement: readonly Item[]) {
+    const same = (a: Item, b: Item) => a === b || JSON.stringify(a) === JSON.stringify(b);
+    if (this.items.length < expected.length || !expected.every((it, i) => same(this.items[i], it)))
+      return false;
+    this.items = [...replacement, ...this.items.slice(expected.length)]; // keeps the append ids
+    return true;
   }
 
   async clearSession(): Promise<void> {

@@ -3,6 +3,7 @@ import { msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent/agent.js';
 import { SessionError } from '../errors/errors.js';
+import { MAX_ITEM_DEPTH } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
 import { run } from '../loop/run.js';
 import type { RunOptions } from '../loop/run-options.js';
@@ -80,8 +81,70 @@ describe('readSessionHistory', () => {
     ]);
   });
 
+  it('refuses a row nested deeper than MAX_ITEM_DEPTH (its state could not be serialized), both modes', async () => {
+    const nest = (levels: number) => {
+      // `levels` counts the item itself: the item + (levels - 1) arrays in provider_data.x.
+      let value: unknown = 0;
+      for (let i = 0; i < levels - 2; i++) value = [value];
+      return { ...user('deep'), provider_data: { x: value } } as Item;
+    };
+    const limit = nest(MAX_ITEM_DEPTH);
+    expect(await readSessionHistory(new MemorySession({ initialItems: [limit] }))).toEqual([limit]);
+    for (const levels of [MAX_ITEM_DEPTH + 1, 6_000, 100_000]) {
+      for (const stream of [false, true]) {
+        const stored = [user('a'), nest(levels)];
+        const session = new MemorySession({ sessionId: 'deep', initialItems: stored });
+        await expect(readSessionHistory(session)).rejects.toThrow(
+          /Session "deep" returned a malformed item at index 1 of 2 \(nested deeper than 100 levels\)/,
+        );
+        const model = new ScriptedModel([[msg('ok')]]);
+        const agent = new Agent({ name: 'A', model });
+        await expect(go(agent, 'next', { session }, stream)).rejects.toBeInstanceOf(SessionError);
+        expect(model.requests).toHaveLength(0);
+        const skipping = { session, sessionSettings: { onInvalidItem: 'skip' } } as const;
+        const result = await go(agent, 'next', skipping, stream);
+        expect(model.requests[0].input).toEqual([user('a'), user('next')]);
+        expect(() => result.state.toString()).not.toThrow();
+      }
+    }
+  });
+
   it('applies the limit before checking (only the rows read are checked)', async () => {
     const session = new MemorySession({ initialItems: [bad, user('a'), user('b')] });
     expect(await readSessionHistory(session, { limit: 2 })).toEqual([user('a'), user('b')]);
   });
+});
+
+describe('how a run combines history and new input', () => {
+  it('a getItems that returns no list names what it returned', async () => {
+    const bad = new MemorySession({ sessionId: 'odd' });
+    bad.getItems = async () => 'nope' as unknown as Item[];
+    const error = await readSessionHistory(bad).catch((e) => e);
+    expect(error).toBeInstanceOf(SessionError);
+    expect(error.message).toBe(
+      'Session "odd" returned string from getItems(); a Session must return an item list.',
+    );
+  });
+
+  for (const stream of [false, true]) {
+    it(`sessionInputCallback gets its own copy of the new input; the session stores the input as given (stream: ${stream})`, async () => {
+      const session = new MemorySession({ initialItems: [user('earlier')] });
+      const model = new ScriptedModel([[msg('ok')]]);
+      const options: RunOptions = {
+        session,
+        sessionInputCallback: (history, newInput) => {
+          newInput.push(user('added by the callback'));
+          return [...history.slice(-1), ...newInput];
+        },
+      };
+      await go(new Agent({ name: 'A', model }), 'now', options, stream);
+      expect(model.requests[0].input).toEqual([
+        user('earlier'),
+        user('now'),
+        user('added by the callback'),
+      ]);
+      expect((await session.getItems()).slice(0, 2)).toEqual([user('earlier'), user('now')]);
+      expect(await session.getItems()).toHaveLength(3);
+    });
+  }
 });

@@ -200,7 +200,15 @@ for (const stream of [false, true]) {
       const state = await RunState.fromString(agent, (error.state as RunState).toString());
       const refused = await drive(agent, state, {}, stream).catch((e) => e);
       expect(refused).toBeInstanceOf(UserError);
-      expect(refused.message).toMatch(/session write that did not complete .*:t2:items:2-3/);
+      expect(refused.message).toMatch(/started with session "flaky_v2", and is resumed with no/);
+      // Even a caller who allows a session change cannot drop the pending write unnoticed.
+      const pending = await drive(agent, state, { allowSessionChange: true }, stream).catch(
+        (e) => e,
+      );
+      expect(pending).toBeInstanceOf(UserError);
+      expect(pending.message).toMatch(/session write that did not complete .*:t2:items:2-3/);
+      // That resume recorded "no session" as allowed; the write still needs its own session.
+      state.sessionId = 'flaky_v2';
       expect(model.calls).toBe(2);
       // Once the write landed, the finished state is refused as before.
       const done = await drive(agent, state, { session }, stream);

@@ -5,7 +5,7 @@
  */
 import { ToolInputError, ToolTimeoutError, UserError } from '../errors/errors.js';
 import type { ToolInputGuardrail, ToolOutputGuardrail } from '../guardrail/tool-guardrail.js';
-import type { ContentPart, FunctionCallItem, HostedItem } from '../items/item-types.js';
+import type { ContentPart, FunctionCallItem, HostedItem, Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
 import type { RunContext } from '../loop/run-context.js';
 import type { FunctionToolDefinition, HostedToolDefinition, JsonSchema } from '../model/model.js';
@@ -57,12 +57,37 @@ export const REDACTED_TOOL_ERROR = 'An error occurred while running the tool. Pl
 /**
  * The default error policy (invariant 7): errors the model can correct (invalid arguments,
  * `ToolInputError`, a timeout) are shown with their message; anything else gets
- * {@link REDACTED_TOOL_ERROR} so internal details never reach the model, traces or logs.
+ * {@link REDACTED_TOOL_ERROR} so internal details never reach the model (the developer gets the
+ * real error: `onToolError`, the run's `logger`, the span when sensitive data is included).
  */
 export function defaultToolErrorFunction(_ctx: RunContext<any>, error: unknown): string {
   if (ToolInputError.isInstance(error) || ToolTimeoutError.isInstance(error))
     return `Error: ${error.message}`;
   return REDACTED_TOOL_ERROR;
+}
+
+/**
+ * A provider's own tool type that a function tool also answers (OpenAI Responses `shell`,
+ * `apply_patch`, `computer`): a model that `supports('native_tool:<callType>')` is sent
+ * `definition` instead of the function tool, calls it with `callType` items (`shell_call`, …),
+ * and gets `toOutput`'s items back (`shell_call_output`, …). Approvals, guardrails, hooks, spans,
+ * timeouts and the durability wrap apply as to a function call; the call item is the arguments.
+ */
+export interface NativeToolCall<TContext = any> {
+  /** The call item type, e.g. `'shell_call'`; the call item must carry a string `call_id`. */
+  readonly callType: string;
+  /** Provider whose tool type it is (e.g. `'openai'`), for traces and errors. */
+  readonly providerId: string;
+  /** The provider's tool definition, sent as is (e.g. `{ type: 'shell' }`). */
+  readonly definition: Record<string, unknown>;
+  /** `false`: no function form, so a model without the native tool is refused (`UserError`) before its first call. Default true. */
+  readonly portable?: boolean;
+  /** Approval of one call item (default: the tool's `needsApproval` with the item as arguments). */
+  needsApproval?(ctx: RunContext<TContext>, call: HostedItem): boolean | Promise<boolean>;
+  /** Runs one call item; what it returns goes to `toOutput`. */
+  execute(call: HostedItem, ctx: RunContext<TContext>, details: ToolCallDetails): unknown;
+  /** The item answering `call`: from `execute`'s result (`ok`), or from an error / rejection text. */
+  toOutput(call: HostedItem, value: unknown, ok: boolean): Item;
 }
 
 /** A function tool (the object `tool()` returns; other plugins may build these directly). */
@@ -79,6 +104,11 @@ export interface FunctionTool<TContext = any, TArgs = any, TResult = unknown> {
   readonly errorFunction: ToolErrorFunction | null;
   readonly inputGuardrails: ToolInputGuardrail[];
   readonly outputGuardrails: ToolOutputGuardrail[];
+  /** See `FunctionToolDefinition.deferLoading` / `.namespace`. */
+  readonly deferLoading?: boolean;
+  readonly namespace?: { name: string; description: string };
+  /** The provider tool type this tool also answers (see {@link NativeToolCall}). */
+  readonly native?: NativeToolCall<TContext>;
   /** Parses the JSON argument string and validates it; never throws (never rejects). */
   parseArguments(json: string): Validation<TArgs> | Promise<Validation<TArgs>>;
   needsApproval(ctx: RunContext<TContext>, args: TArgs, callId: string): boolean | Promise<boolean>;
@@ -149,6 +179,10 @@ export interface ToolOptions<P extends SchemaLike, TContext, TResult> {
   effect?: ToolEffect;
   inputGuardrails?: ToolInputGuardrail[];
   outputGuardrails?: ToolOutputGuardrail[];
+  /** Load only through tool search (OpenAI Responses `defer_loading`; other providers refuse it). */
+  deferLoading?: boolean;
+  /** List the tool in a group (OpenAI Responses `namespace`; other providers list it flat). */
+  namespace?: { name: string; description: string };
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -201,6 +235,8 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
       options.errorFunction === undefined ? defaultToolErrorFunction : options.errorFunction,
     inputGuardrails: options.inputGuardrails ?? [],
     outputGuardrails: options.outputGuardrails ?? [],
+    ...(options.deferLoading ? { deferLoading: true } : {}),
+    ...(options.namespace ? { namespace: options.namespace } : {}),
     parseArguments: (json) => parseToolArguments(options.name, json, schema),
     needsApproval: typeof approval === 'function' ? approval : () => approval,
     isEnabled: typeof enabled === 'function' ? enabled : enabled ? ALWAYS : NEVER,
@@ -239,13 +275,16 @@ export function parseToolArguments<T>(
 
 /** The model-facing definition of a function tool. */
 export function toFunctionToolDefinition(t: FunctionTool): FunctionToolDefinition {
-  return {
+  const d: FunctionToolDefinition = {
     type: 'function',
     name: t.name,
     description: t.description,
     parameters: t.parameters,
     strict: t.strict,
   };
+  if (t.deferLoading) d.deferLoading = true;
+  if (t.namespace) d.namespace = t.namespace;
+  return d;
 }
 
 /**

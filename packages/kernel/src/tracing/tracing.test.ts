@@ -84,7 +84,7 @@ describe('kernel tracing', () => {
     expect(JSON.stringify(withData.ended)).toContain('secret order');
   });
 
-  it('redacted tool errors never reach a span', async () => {
+  it('redacted tool errors reach no span of a run without sensitive data', async () => {
     const rec = new RecordingTraceProcessor();
     setTraceProcessors([rec]);
     const t = tool({
@@ -101,6 +101,7 @@ describe('kernel tracing', () => {
         model: new ScriptedModel([[fc('db', {}, 'c1')], [msg('sorry')]]),
       }),
       'x',
+      { tracing: { includeSensitiveData: false } },
     );
     const fnSpan = rec.ended.find((s) => s.data.kind === 'function')!;
     expect(fnSpan.error?.message).toBe(

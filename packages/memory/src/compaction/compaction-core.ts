@@ -11,11 +11,20 @@ import {
   type Model,
   ModelBehaviorError,
   type ModelProvider,
+  outputCallIdOf,
+  pendingCallId,
   type RetryOptions,
   run,
   type Usage,
 } from '@baton/kernel';
-import { estimateTokens, findTailStart, renderTranscript } from './compaction-split.js';
+import { truncateMiddle } from '../long-term/text-budget.js';
+import {
+  estimateTokens,
+  findTailStart,
+  pairSafeStart,
+  renderItem,
+  renderTranscript,
+} from './compaction-split.js';
 
 /** Prefix of the summary message that replaces the older items (the first line of its text). */
 export const COMPACTION_SUMMARY_PREFIX =
@@ -41,21 +50,26 @@ export function isCompactionSummary(item: Item | undefined): boolean {
 }
 
 /**
- * True when the newest model response's function calls still wait for their outputs (local tools
+ * True when the newest model response's calls (function calls and native call items such as
+ * `shell_call`) still wait for their outputs (local tools
  * running, or paused for approval): compaction then waits for them. An unanswered call further
  * back (a crashed tool) does not block compaction forever.
  */
 export function hasPendingToolCalls(items: readonly Item[]): boolean {
   const answered = new Set<string>();
   let i = items.length - 1;
-  for (; i >= 0 && items[i].type === 'function_call_output'; i--)
-    answered.add((items[i] as { call_id: string }).call_id);
+  for (; i >= 0; i--) {
+    const id = outputCallIdOf(items[i]);
+    if (id === undefined) break;
+    answered.add(id);
+  }
   // The newest model response: the run of model items before those outputs.
   for (; i >= 0; i--) {
     const it = items[i];
-    if (it.type === 'function_call_output' || (it.type === 'message' && it.role !== 'assistant'))
+    if (outputCallIdOf(it) !== undefined || (it.type === 'message' && it.role !== 'assistant'))
       return false;
-    if (it.type === 'function_call' && !answered.has(it.call_id)) return true;
+    const call = pendingCallId(it);
+    if (call !== undefined && !answered.has(call)) return true;
   }
   return false;
 }
@@ -75,14 +89,20 @@ export interface CompactionCut {
  * summarize only an earlier summary item is no cut.
  */
 export function planCompaction(items: readonly Item[], cut: CompactionCut): number {
-  let start = findTailStart(items, cut.keepRecentTokens);
-  const maxKeep = cut.keepRecentItems;
-  if (maxKeep !== undefined && items.length - start > Math.max(1, maxKeep)) {
-    // A token budget of exactly the newest maxKeep items, then findTailStart's pairing rules.
-    let budget = 0;
-    for (const it of items.slice(items.length - Math.max(1, maxKeep)))
-      budget += estimateTokens([it]);
-    start = findTailStart(items, budget);
+  const keepTokens = cut.keepRecentTokens;
+  let start: number;
+  if (cut.keepRecentItems === undefined) start = findTailStart(items, keepTokens);
+  else {
+    // A token budget of exactly the newest maxKeep items bounds the walk (findTailStart's pairing
+    // rules may keep more). The same cut as walking keepRecentTokens first and, when that keeps
+    // more than maxKeep items, walking the maxKeep budget instead.
+    const maxKeep = Math.max(1, cut.keepRecentItems);
+    let maxKeepTokens = 0; // per item, as findTailStart counts
+    for (let i = Math.max(0, items.length - maxKeep); i < items.length; i++)
+      maxKeepTokens += estimateTokens([items[i]]);
+    start = findTailStart(items, Math.min(keepTokens, maxKeepTokens));
+    if (items.length - start > maxKeep && maxKeepTokens > keepTokens)
+      start = findTailStart(items, maxKeepTokens);
   }
   if (start === 1 && isCompactionSummary(items[0])) return 0;
   return start;
@@ -99,22 +119,78 @@ export interface SummarizeOptions {
   retry?: RetryOptions;
   /** Trace workflow name. Default `'Compaction'`. */
   workflowName?: string;
+  /**
+   * Budget of the summarizer's input in estimated tokens of the transcript text (chars ÷ 4):
+   * see {@link summaryTranscript}. Default: no budget (every item is rendered).
+   */
+  maxInputTokens?: number;
+}
+
+/**
+ * The summarizer's transcript of `items` within `maxInputTokens`, estimated on the transcript
+ * text itself (characters ÷ 4, as `estimateTextTokens`): an earlier summary item at the start is
+ * always kept (it stands for everything before it), then the newest items that fit, rendered
+ * backwards from the newest — so the cost does not grow with the history — and moved earlier
+ * as the cut rules say (no tool output without its call, a reasoning item with the item after
+ * it). `omitted` counts the items left out between them, marked in the text. What is still over
+ * the budget (one huge item) is cut in the middle.
+ */
+export function summaryTranscript(
+  items: readonly Item[],
+  maxInputTokens = Number.POSITIVE_INFINITY,
+): { text: string; omitted: number; previousSummary: boolean } {
+  const previousSummary = isCompactionSummary(items[0]);
+  if (!(maxInputTokens < Number.POSITIVE_INFINITY))
+    return { text: renderTranscript(items), omitted: 0, previousSummary };
+  const head = previousSummary ? renderItem(items[0]) : '';
+  const first = previousSummary ? 1 : 0;
+  const maxChars = Math.max(0, maxInputTokens * 4 - head.length);
+  const newest: string[] = [];
+  let start = items.length;
+  for (let used = 0; start > first; start--) {
+    const text = renderItem(items[start - 1]);
+    if (newest.length > 0 && used + text.length + 2 > maxChars) break;
+    used += text.length + 2;
+    newest.push(text);
+  }
+  // A summary item is never a call or a reasoning item: the pairing rules never move onto it.
+  const safe = Math.max(first, pairSafeStart(items, start));
+  const body = [...items.slice(safe, start).map(renderItem), ...newest.reverse()].join('\n\n');
+  const omitted = safe - first;
+  const parts = [
+    head,
+    omitted ? `[${omitted} earlier item${omitted === 1 ? '' : 's'} omitted]` : '',
+    truncateMiddle(body, Math.max(maxChars, 1024) / 4, (n) => `[… ${n} characters omitted …]`),
+  ];
+  return { text: parts.filter(Boolean).join('\n\n'), omitted, previousSummary };
+}
+
+function summaryRequest(t: ReturnType<typeof summaryTranscript>): string {
+  if (t.omitted === 0) return `Summarize this transcript:\n\n${t.text}`;
+  const n = `${t.omitted} item${t.omitted === 1 ? '' : 's'}`;
+  const what = t.previousSummary
+    ? `after the summary of the conversation before it, ${n} were omitted (marked below). Merge that summary in, say that the omitted part is not covered`
+    : `the oldest ${n} were omitted (marked below). Say that the earliest part of the conversation is not covered`;
+  return `Summarize this transcript. It was shortened to fit the summarizer's input: ${what}, and do not guess what it held.\n\n${t.text}`;
 }
 
 /**
  * Summarizes `items` (rendered as a plain-text transcript, so no provider sees a dangling call)
- * in one model call. Returns the summary text and the call's usage.
+ * in one model call, within `options.maxInputTokens` (see {@link summaryTranscript}; the prompt
+ * says when items were omitted). Returns the summary text, the call's usage and how many items
+ * were left out of the summarizer's input.
  * @throws ModelBehaviorError when the model returns no text; whatever the run throws.
  */
 export async function summarizeItems(
   items: readonly Item[],
   options: SummarizeOptions,
-): Promise<{ summary: string; usage: Usage }> {
+): Promise<{ summary: string; usage: Usage; omittedItems: number }> {
   const agent = new Agent({
     name: 'compaction_summarizer',
     instructions: options.instructions ?? DEFAULT_COMPACTION_INSTRUCTIONS,
   });
-  const result = await run(agent, `Summarize this transcript:\n\n${renderTranscript(items)}`, {
+  const transcript = summaryTranscript(items, options.maxInputTokens);
+  const result = await run(agent, summaryRequest(transcript), {
     model: options.model,
     modelProvider: options.modelProvider,
     signal: options.signal,
@@ -127,5 +203,5 @@ export async function summarizeItems(
     throw new ModelBehaviorError(
       'Compaction: the summarizer model returned no text; the history was not compacted.',
     );
-  return { summary, usage: result.usage };
+  return { summary, usage: result.usage, omittedItems: transcript.omitted };
 }

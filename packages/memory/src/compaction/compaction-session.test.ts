@@ -1,7 +1,8 @@
 /**
  * CompactionSession with ScriptedModel summarizers: thresholds, the cut rules (pairs, reasoning,
  * pending calls), atomic replacement with appends during the summary, failures, and runs that
- * read the compacted history — on MemorySession (fallback) and SqliteSession (rewrite v1).
+ * read the compacted history — on MemorySession and SqliteSession (history rewrite v1) and on a
+ * Session v1 without it (the fallback).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import {
 } from '@baton/memory';
 import { fc, fco, msg, reasoning, ScriptedModel } from '@baton/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PlainV1Session } from '../__fixtures__/plain-sessions.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'baton-compaction-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,7 +38,8 @@ const summarizer = (text = 'SUMMARY', delayMs = 0) =>
   new ScriptedModel([{ output: [msg(text)], delayMs }], { whenExhausted: 'repeat_last' });
 
 const backends: [string, () => Session][] = [
-  ['MemorySession (fallback)', () => new MemorySession()],
+  ['MemorySession (history rewrite v1)', () => new MemorySession()],
+  ['a Session v1 without history rewrite (fallback)', () => new PlainV1Session()],
   [
     'SqliteSession (history rewrite v1)',
     () => new SqliteSession({ sessionId: `s${++n}`, path: join(dir, `c${n}.db`) }),
@@ -102,18 +105,20 @@ describe.each(backends)('CompactionSession on %s', (name, make) => {
     expect(model.calls).toBe(0);
   });
 
-  it('passes appendIds through, so a v2 session stores a retried append once', async () => {
-    const inner = make();
-    const s = new CompactionSession({ session: inner, model: summarizer(), maxItems: 10 });
-    expect(s.specificationVersion).toBe('v2');
-    await s.addItems([user('once')], { appendId: 'run_1:t1:input' });
-    await s.addItems([user('once')], { appendId: 'run_1:t1:input' });
-    expect(await inner.getItems()).toEqual([user('once')]);
-  });
+  // Append ids are a Session v2 feature (a v1 session has none to pass).
+  if (!name.includes('fallback'))
+    it('passes appendIds through, so a v2 session stores a retried append once', async () => {
+      const inner = make();
+      const s = new CompactionSession({ session: inner, model: summarizer(), maxItems: 10 });
+      expect(s.specificationVersion).toBe('v2');
+      await s.addItems([user('once')], { appendId: 'run_1:t1:input' });
+      await s.addItems([user('once')], { appendId: 'run_1:t1:input' });
+      expect(await inner.getItems()).toEqual([user('once')]);
+    });
 
-  it(`over maxItems replaces the older part by one summary item, atomically${name.includes('Sqlite') ? ' (rewrite v1)' : ''}`, async () => {
+  it(`over maxItems replaces the older part by one summary item, atomically${name.includes('fallback') ? ' (fallback)' : ' (rewrite v1)'}`, async () => {
     const inner = make();
-    expect(supportsHistoryRewrite(inner)).toBe(name.includes('Sqlite'));
+    expect(supportsHistoryRewrite(inner)).toBe(!name.includes('fallback'));
     const model = summarizer('The user asked questions 1-4.');
     const s = new CompactionSession({
       session: inner,

@@ -24,9 +24,19 @@ import {
 import { estimateTokens } from './compaction-split.js';
 import { replaceOldestItemsFallback, supportsHistoryRewrite } from './session-rewrite.js';
 
+/**
+ * Default cap of the summarizer's input, in estimated tokens (transcript chars ÷ 4): a quarter of
+ * a 128k-token context window, which leaves room for instructions and the summary.
+ */
+export const DEFAULT_SUMMARY_INPUT_TOKENS = 32_000;
+
 /** Options of {@link CompactionSession}. */
 export interface CompactionSessionOptions {
-  /** The session that stores the items (any `Session`). */
+  /**
+   * The session that stores the items: a `Session` v1, or a `Session` v2 with history rewrite v1
+   * (`MemorySession`, `SqliteSession`, `RedisSession`). A session without the capability gets
+   * the fallback described in `session-rewrite.ts` (single-process only).
+   */
   session: Session;
   /** The summarizer: a `Model` (Chat Completions, Anthropic, Responses…) or a name for `modelProvider`. */
   model: Model | string;
@@ -39,6 +49,17 @@ export interface CompactionSessionOptions {
   keepRecentTokens?: number;
   /** At most this many newest items kept verbatim (more only to keep a call with its output). Default `maxItems / 4`. */
   keepRecentItems?: number;
+  /**
+   * Budget of the summarizer's input in estimated tokens of its transcript text (chars ÷ 4).
+   * Default `min(maxTokens, DEFAULT_SUMMARY_INPUT_TOKENS)` (32,000). An older part over the budget
+   * (a long or imported history, large items) is rendered from its newest items backwards until
+   * the budget is reached, so a pass costs the same on any history length; an earlier summary
+   * at its start is always included, and the prompt says that the items between were omitted.
+   * Omitted items are still replaced, so the summary does not cover them
+   * (`CompactionOutcome.omittedItems` counts them): keep the budget within the summarizer's
+   * context window and above what `maxTokens` lets the older part grow to.
+   */
+  summaryInputTokens?: number;
   /** Summarizer instructions (default: `DEFAULT_COMPACTION_INSTRUCTIONS`). */
   summaryInstructions?: string;
   /** Retry of the summarizer's model call (the kernel's). */
@@ -51,7 +72,14 @@ export interface CompactionSessionOptions {
 
 /** What one compaction did. */
 export type CompactionOutcome =
-  | { compacted: true; summarizedItems: number; keptItems: number; summary: string }
+  | {
+      compacted: true;
+      summarizedItems: number;
+      keptItems: number;
+      summary: string;
+      /** Of the summarized items, how many were left out of the summarizer's input (budget). */
+      omittedItems: number;
+    }
   | {
       compacted: false;
       reason: 'below_threshold' | 'pending_tool_calls' | 'nothing_to_cut' | 'conflict';
@@ -66,6 +94,7 @@ export class CompactionSession implements Session {
     maxTokens: number;
     keepRecentTokens: number;
     keepRecentItems: number;
+    summaryInputTokens: number;
   };
   private running: Promise<CompactionOutcome> | undefined;
   /** Size of the stored history as last seen (so a turn below the thresholds reads nothing). */
@@ -78,24 +107,41 @@ export class CompactionSession implements Session {
       throw new UserError('CompactionSession needs a `session` to wrap.');
     if (!options.model)
       throw new UserError('CompactionSession needs a `model` to write summaries.');
+    if (
+      (options.session as { specificationVersion?: string }).specificationVersion === 'v2' &&
+      !supportsHistoryRewrite(options.session)
+    )
+      throw new UserError(
+        'CompactionSession: this Session v2 has no history rewrite v1 (`historyRewriteVersion` and `replaceOldestItems`), and the fallback (clearSession + addItems) would forget its applied append ids, so a retried append could be stored twice. Add history rewrite v1 to the session (see SessionHistoryRewrite in @baton/memory), or use MemorySession, SqliteSession or RedisSession.',
+      );
     const maxItems = options.maxItems ?? 200;
     const maxTokens = options.maxTokens ?? 60_000;
     const keepRecentTokens = options.keepRecentTokens ?? Math.floor(maxTokens / 4);
     const keepRecentItems = options.keepRecentItems ?? Math.max(1, Math.floor(maxItems / 4));
+    const summaryInputTokens =
+      options.summaryInputTokens ?? Math.min(maxTokens, DEFAULT_SUMMARY_INPUT_TOKENS);
     if (
       !(maxItems >= 2) ||
       !(maxTokens > 0) ||
       !(keepRecentTokens >= 0) ||
       keepRecentTokens >= maxTokens ||
       !(keepRecentItems >= 1) ||
-      keepRecentItems >= maxItems
+      keepRecentItems >= maxItems ||
+      !(summaryInputTokens >= 1)
     )
       throw new UserError(
-        'CompactionSession: maxItems must be ≥ 2 and maxTokens > 0, with keepRecentItems from 1 to below maxItems and keepRecentTokens below maxTokens.',
+        'CompactionSession: maxItems must be ≥ 2 and maxTokens > 0, with keepRecentItems from 1 to below maxItems, keepRecentTokens below maxTokens, and summaryInputTokens ≥ 1.',
       );
     this.session = options.session;
     this.sessionId = options.session.sessionId;
-    this.o = { ...options, maxItems, maxTokens, keepRecentTokens, keepRecentItems };
+    this.o = {
+      ...options,
+      maxItems,
+      maxTokens,
+      keepRecentTokens,
+      keepRecentItems,
+      summaryInputTokens,
+    };
   }
 
   /**
@@ -183,11 +229,12 @@ export class CompactionSession implements Session {
     if (cut === 0 || (cut === 1 && isCompactionSummary(items[0])))
       return { compacted: false, reason: 'nothing_to_cut' };
     const older = items.slice(0, cut);
-    const { summary } = await summarizeItems(older, {
+    const { summary, omittedItems } = await summarizeItems(older, {
       model: this.o.model,
       modelProvider: this.o.modelProvider,
       instructions: this.o.summaryInstructions,
       retry: this.o.retry,
+      maxInputTokens: this.o.summaryInputTokens,
       signal,
     });
     const replacement = [compactionSummaryItem(summary)];
@@ -199,6 +246,12 @@ export class CompactionSession implements Session {
     );
     this.known = undefined; // re-read at the next turn (other writers may have appended)
     if (!replaced) return { compacted: false, reason: 'conflict' };
-    return { compacted: true, summarizedItems: cut, keptItems: items.length - cut, summary };
+    return {
+      compacted: true,
+      summarizedItems: cut,
+      keptItems: items.length - cut,
+      summary,
+      omittedItems,
+    };
   }
 }

@@ -3,7 +3,7 @@
  * recent tail stays intact and no function call is separated from its output, and the text
  * rendering of older items for the summarizer.
  */
-import type { Item } from '@baton/kernel';
+import { type Item, outputCallIdOf, pendingCallId } from '@baton/kernel';
 
 const sizes = new WeakMap<object, number>();
 
@@ -27,8 +27,8 @@ export function estimateTokens(items: readonly Item[]): number {
 
 /**
  * The index where the kept tail starts: the newest items whose estimate fits `keepRecentTokens`
- * (always at least the last item), moved earlier so that (1) every `function_call_output` in the
- * tail has its `function_call` in the tail, and (2) a `reasoning` item stays with the item after
+ * (always at least the last item), moved earlier so that (1) every output in the tail
+ * (`function_call_output`, `shell_call_output`, …) has its call in the tail, and (2) a `reasoning` item stays with the item after
  * it. Returns 0 when nothing can be cut.
  */
 export function findTailStart(items: readonly Item[], keepRecentTokens: number): number {
@@ -40,22 +40,30 @@ export function findTailStart(items: readonly Item[], keepRecentTokens: number):
     budget -= cost;
     start--;
   }
-  // Move earlier until every output in the tail has its call there and no reasoning is cut off.
-  // Each pass looks at the tail only; a missing call is searched backwards from the cut (calls sit
-  // right before their outputs), so the cost does not grow with the length of the older part.
+  return pairSafeStart(items, start);
+}
+
+/**
+ * `start` moved earlier until every `function_call_output` from `start` on has its
+ * `function_call` there too and the item before `start` is not a `reasoning` item (it belongs with
+ * the item after it). Each pass looks at the tail only; a missing call is searched backwards from
+ * the cut (calls sit right before their outputs), so the cost does not grow with the length of
+ * the part before `start`.
+ */
+export function pairSafeStart(items: readonly Item[], start: number): number {
   for (let moved = true; moved && start > 0; ) {
     moved = false;
     const calls = new Set<string>();
     const missing = new Set<string>();
     for (let i = start; i < items.length; i++) {
-      const it = items[i];
-      if (it.type === 'function_call') calls.add(it.call_id);
-      else if (it.type === 'function_call_output' && !calls.has(it.call_id))
-        missing.add(it.call_id);
+      const call = pendingCallId(items[i]);
+      const answered = call === undefined ? outputCallIdOf(items[i]) : undefined;
+      if (call !== undefined) calls.add(call);
+      else if (answered !== undefined && !calls.has(answered)) missing.add(answered);
     }
     for (let i = start - 1; i >= 0 && missing.size > 0; i--) {
-      const it = items[i];
-      if (it.type === 'function_call' && missing.delete(it.call_id)) {
+      const call = pendingCallId(items[i]);
+      if (call !== undefined && missing.delete(call)) {
         start = i;
         moved = true;
       }
@@ -71,6 +79,7 @@ export function findTailStart(items: readonly Item[], keepRecentTokens: number):
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
+  if (content.length === 1 && typeof content[0]?.text === 'string') return content[0].text;
   return content
     .map((p: any) =>
       typeof p?.text === 'string'
@@ -82,18 +91,18 @@ function partsText(content: unknown): string {
     .join('\n');
 }
 
+/** One item of {@link renderTranscript}. */
+export function renderItem(it: any): string {
+  if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
+  if (it.type === 'function_call') return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
+  if (it.type === 'function_call_output')
+    return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
+  if (it.type === 'reasoning')
+    return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
+  return `[${it.type} item]`;
+}
+
 /** Renders items as a plain-text transcript for the summarizer (so no provider sees a dangling call). */
 export function renderTranscript(items: readonly Item[]): string {
-  return items
-    .map((it: any) => {
-      if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
-      if (it.type === 'function_call')
-        return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
-      if (it.type === 'function_call_output')
-        return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
-      if (it.type === 'reasoning')
-        return `REASONING: ${(it.summary ?? []).map((s: any) => s.text).join(' ')}`;
-      return `[${it.type} item]`;
-    })
-    .join('\n\n');
+  return items.map(renderItem).join('\n\n');
 }

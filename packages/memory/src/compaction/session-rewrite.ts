@@ -10,12 +10,16 @@
  * popped into that range, or cleared the session: the caller re-reads and decides again).
  * Appends are never blocked or lost, and two compactions of one prefix cannot both apply.
  *
- * Sessions without it (e.g. `MemorySession`, third-party v1 sessions) get
+ * Baton's `MemorySession`, `SqliteSession` and `RedisSession` have it. Other sessions get
  * {@link replaceOldestItemsFallback}: re-read, compare, `clearSession()` + `addItems()`, with the
- * previous history restored if the write fails. That is safe against writers in the same process
- * that go through the same `CompactionSession`, not against other processes writing between the
- * re-read and the clear — use a session with the capability (`SqliteSession`, `RedisSession`) for
- * multi-process deployments.
+ * previous history restored if the write fails. Its limits:
+ * - it is safe against writers in the same process that go through the same
+ *   `CompactionSession`, not against other processes writing between the re-read and the clear
+ *   (their items can be lost) — use a session with the capability for multi-process deployments;
+ * - a crash between the clear and the re-add loses the history (the restore runs in-process);
+ * - `clearSession()` forgets a Session v2's applied append ids, so a retried append after a
+ *   compaction would be stored twice: `CompactionSession` therefore refuses a v2 session without
+ *   the capability (a `UserError`) and uses the fallback for v1 sessions only, which have no ids.
  */
 import type { Item, Session } from '@baton/kernel';
 

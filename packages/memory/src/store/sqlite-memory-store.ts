@@ -10,7 +10,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { UserError } from '@baton/kernel';
-import Database from 'better-sqlite3';
+import {
+  MissingDependencyError,
+  openSqliteDatabase,
+  type SqliteDatabase,
+} from '../sqlite-driver.js';
 import {
   checkLockName,
   type MemoryEntry,
@@ -29,10 +33,13 @@ const LOCKS = 'baton_memory_locks';
 
 /** Options of {@link SqliteMemoryStore}. Give exactly one of `path` and `db`. */
 export interface SqliteMemoryStoreOptions {
-  /** A database file (its folder must exist) or `':memory:'`. Opened in WAL mode with a busy timeout; closed by `close()`. */
+  /**
+   * A database file (its folder must exist) or `':memory:'`. Opened in WAL mode with a busy
+   * timeout; closed by `close()`. Needs the optional peer dependency `better-sqlite3`.
+   */
   path?: string;
   /** An open `better-sqlite3` database (WAL and a busy timeout recommended); `close()` leaves it open. */
-  db?: Database.Database;
+  db?: SqliteDatabase;
   /** Which store of the database this is. Default `'default'`. */
   storeId?: string;
   /** A lock not refreshed for this long (ms) is taken over; refreshed every `lockStaleMs / 2`. Default 10 000. */
@@ -46,13 +53,14 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly specificationVersion = 'v1' as const;
   readonly id: string;
   readonly storeId: string;
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
   private readonly ownsDb: boolean;
   private readonly staleMs: number;
   private readonly s: ReturnType<typeof prepare>;
 
   /**
-   * @throws UserError for bad options; MemoryStoreError when the file cannot be opened or its
+   * @throws UserError for bad options; MissingDependencyError for a `path` when `better-sqlite3`
+   *   is not installed (`npm install better-sqlite3`); MemoryStoreError when the file cannot be opened or its
    *   tables come from a newer version.
    */
   constructor(options: SqliteMemoryStoreOptions) {
@@ -68,16 +76,21 @@ export class SqliteMemoryStore implements MemoryStore {
       throw new UserError(`SqliteMemoryStore lockStaleMs must be at least 100 ms.`);
     this.id = `sqlite:${options.path ?? 'db'}#${this.storeId}`;
     this.ownsDb = options.db === undefined;
-    let db: Database.Database | undefined = options.db;
+    let db: SqliteDatabase | undefined = options.db;
     try {
-      db ??= new Database(options.path!, { timeout: options.busyTimeoutMs ?? 5000 });
+      db ??= openSqliteDatabase(
+        options.path!,
+        { timeout: options.busyTimeoutMs ?? 5000 },
+        'SqliteMemoryStore',
+      );
       if (this.ownsDb && options.path !== ':memory:') db.pragma('journal_mode = WAL');
       ensureSchema(db, this.id);
       this.s = prepare(db);
       this.db = db;
     } catch (error) {
       if (this.ownsDb) db?.close();
-      if (MemoryStoreError.isInstance(error)) throw error;
+      if (MemoryStoreError.isInstance(error) || MissingDependencyError.isInstance(error))
+        throw error;
       throw new MemoryStoreError(
         `SqliteMemoryStore could not open "${options.path ?? 'the given database'}": ${(error as Error).message}.`,
         { storeId: this.id, cause: error },
@@ -192,7 +205,7 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 }
 
-function ensureSchema(db: Database.Database, id: string): void {
+function ensureSchema(db: SqliteDatabase, id: string): void {
   const setup = db.transaction(() => {
     db.exec(
       'CREATE TABLE IF NOT EXISTS baton_schema (table_name TEXT PRIMARY KEY, schema_version INTEGER NOT NULL)',
@@ -223,7 +236,7 @@ function ensureSchema(db: Database.Database, id: string): void {
     );
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: SqliteDatabase) {
   return {
     read: db.prepare(`SELECT content FROM ${FILES} WHERE store_id = ? AND path = ?`).pluck(),
     write: db.prepare(

@@ -8,6 +8,7 @@ import { type Capability, type CapabilityRun, type FunctionTool, tool } from '@b
 import { sandboxSessionFor } from '../agent/sandbox-binding.js';
 import type { SandboxSession } from '../sandbox-contract.js';
 import { applyUnifiedDiff } from './apply-unified-diff.js';
+import { nativeApplyPatch } from './native-tools.js';
 import { sandboxToolErrorFunction } from './sandbox-tool-errors.js';
 
 /** Options of {@link filesystem}. */
@@ -16,6 +17,12 @@ export interface FilesystemOptions {
   maxReadBytes?: number;
   /** Leave out `write_file` and `apply_patch` (a read-only agent). Default false. */
   readOnly?: boolean;
+  /**
+   * Offer `apply_patch` as the OpenAI Responses `apply_patch` tool type on Responses models
+   * (operations with V4A diffs, answered by `apply_patch_call_output`). Default true; other
+   * models always get the function tool (a unified diff argument).
+   */
+  native?: boolean;
 }
 
 /** The filesystem capability (see the module doc). Tool names: read_file, write_file, list_dir, apply_patch. */
@@ -27,7 +34,11 @@ export function filesystem(options: FilesystemOptions = {}): Capability {
     tools(run: CapabilityRun) {
       const session = sandboxSessionFor(run, 'filesystem()');
       const tools: FunctionTool[] = [readFileTool(session, maxRead), listDirTool(session)];
-      if (!options.readOnly) tools.push(writeFileTool(session), applyPatchTool(session));
+      if (!options.readOnly) {
+        const patch = applyPatchTool(session);
+        const native = options.native === false ? undefined : nativeApplyPatch(session);
+        tools.push(writeFileTool(session), native ? { ...patch, native } : patch);
+      }
       return tools;
     },
   };

@@ -19,8 +19,9 @@ export interface FixtureOptions {
   deltaDelayMs?: number;
   /**
    * A sink key: while it exists, a tool that has recorded its start waits before doing its work
-   * (polling every 10 ms). The crash tests set it on the worker they are about to kill, so the
-   * kill lands while tools are in flight however slow the machine is.
+   * (polling every 10 ms), and adds its logical call to `sink.held` once. The crash tests set it
+   * on the worker they are about to kill and kill it once a call is held, so the kill lands
+   * while a tool is in flight however slow the machine is.
    */
   holdKey?: string;
 }
@@ -37,6 +38,8 @@ export const sink = {
   modelCalls: 'sink:model-calls',
   /** While set, tools of a worker built with `holdKey: sink.hold` wait after their start. */
   hold: 'sink:hold',
+  /** Set of logical calls that waited in the hold (they cannot finish while it is set). */
+  held: 'sink:held',
 };
 
 function outputsIn(request: ModelRequest): number {
@@ -98,9 +101,13 @@ function countedModel(inner: Model, redis: Redis, deltaDelayMs: number): Model {
 export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
   const toolDelayMs = options.toolDelayMs ?? 150;
   const deltaDelayMs = options.deltaDelayMs ?? 0;
-  const pause = async () => {
-    while (options.holdKey && (await redis.exists(options.holdKey)) === 1)
+  const pause = async (logical: string) => {
+    let held = false;
+    while (options.holdKey && (await redis.exists(options.holdKey)) === 1) {
+      if (!held) await redis.sadd(sink.held, logical);
+      held = true;
       await new Promise((r) => setTimeout(r, 10));
+    }
     await new Promise((r) => setTimeout(r, toolDelayMs));
   };
 
@@ -117,7 +124,7 @@ export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
         if (first !== details.idempotencyKey)
           await redis.hset(sink.keys, logical, `${first},${details.idempotencyKey}`);
       }
-      await pause();
+      await pause(logical);
       if (await redis.set(`sink:key:${details.idempotencyKey}`, '1', 'NX'))
         await redis.hincrby(sink.applied, logical, 1);
       return `credit ${n} applied (attempt ${details.attempt})`;
@@ -131,7 +138,7 @@ export function buildFixtureAgents(redis: Redis, options: FixtureOptions = {}) {
     execute: async ({ n }, ctx) => {
       const logical = `${ctx.runId}/${n}`;
       await redis.hincrby(sink.exec, logical, 1);
-      await pause();
+      await pause(logical);
       await redis.hincrby(sink.applied, logical, 1);
       return `charged ${n}`;
     },
