@@ -15,7 +15,7 @@ import {
   type SchemaLike,
   type Validation,
 } from '../tool/schema.js';
-import { ALWAYS, NEVER, parseToolArguments } from '../tool/tool.js';
+import { parseToolArguments } from '../tool/tool.js';
 
 /**
  * What a handoff `inputFilter` sees and returns. `inputHistory` is the run's input (session
@@ -118,7 +118,7 @@ export function handoff<
     parseArguments: (json) =>
       schema ? parseToolArguments(toolName, json, schema) : { ok: true, value: undefined },
     onHandoff: options.onHandoff as Handoff<TContext>['onHandoff'],
-    isEnabled: typeof enabled === 'function' ? enabled : enabled ? ALWAYS : NEVER,
+    isEnabled: typeof enabled === 'function' ? enabled : () => enabled,
   };
 }
 

@@ -15,13 +15,7 @@ import type {
 } from '../model/model.js';
 import { nativeCallView } from '../tool/native-call.js';
 import type { ResolvedSchema } from '../tool/schema.js';
-import {
-  ALWAYS,
-  type FunctionTool,
-  type HostedTool,
-  NEVER,
-  toFunctionToolDefinition,
-} from '../tool/tool.js';
+import { type FunctionTool, type HostedTool, toFunctionToolDefinition } from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
 import type { AnyAgent, PreparedAgent, RunRuntime } from './run-runtime.js';
 
@@ -46,16 +40,9 @@ export interface TurnPlan {
 const NONE: never[] = [];
 const NO_SETTINGS: ModelSettings = Object.freeze({});
 
-/** Records `prepared` as its agent's (replacing an earlier one not set up). */
-function keep(rt: RunRuntime, prepared: PreparedAgent): void {
-  const at = rt.prepared.findIndex((p) => p.agent === prepared.agent);
-  if (at < 0) rt.prepared.push(prepared);
-  else rt.prepared[at] = prepared;
-}
-
 /** Clones and sets up the agent's capabilities once per run (idempotent). */
 export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<PreparedAgent> {
-  let prepared = rt.prepared.find((p) => p.agent === agent);
+  let prepared = rt.prepared.get(agent);
   if (prepared?.setUp) return prepared;
   if (agent.capabilities.length === 0) {
     // Nothing to clone or set up: no capability run, no per-run lists.
@@ -66,7 +53,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
       instructionFragments: NONE,
       setUp: true,
     };
-    keep(rt, prepared);
+    rt.prepared.set(agent, prepared);
     return prepared;
   }
   const extensions = rt.state.extensions;
@@ -75,7 +62,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     agent,
     runId: rt.state.runId,
     signal: rt.signal,
-    getModel: () => resolveModel(rt, agent, prepared!),
+    getModel: () => resolveModel(rt, agent),
     transcript: () => ({
       input: rt.newInput.slice(),
       generated: runItemsToInputItems(rt.state.generatedItems),
@@ -96,7 +83,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     instructionFragments: [],
     setUp: false,
   };
-  keep(rt, prepared);
+  rt.prepared.set(agent, prepared);
   const scope = rt.tracer && rt.agentSpan ? { tracer: rt.tracer, span: rt.agentSpan } : undefined;
   await withSpanScope(scope, async () => {
     for (const cap of prepared.capabilities) await cap.setup?.(capabilityRun);
@@ -113,7 +100,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
 /** Runs every prepared capability's `teardown`; errors are collected, the first rethrown. */
 export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promise<void> {
   let first: unknown;
-  for (const prepared of rt.prepared) {
+  for (const prepared of rt.prepared.values()) {
     for (const cap of prepared.capabilities) {
       try {
         await cap.teardown?.(prepared.capabilityRun!, outcome);
@@ -122,17 +109,14 @@ export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promi
       }
     }
   }
-  rt.prepared.length = 0;
+  rt.prepared.clear();
   if (first !== undefined) throw first;
 }
 
 /** Resolves the model of an agent for this run (run override > agent > provider default). */
-export async function resolveModel(
-  rt: RunRuntime,
-  agent: AnyAgent,
-  prepared: PreparedAgent,
-): Promise<Model> {
-  if (prepared.model) return prepared.model;
+export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Model> {
+  const cached = rt.models.get(agent);
+  if (cached) return cached;
   const spec = rt.options.model ?? agent.model;
   let model: Model;
   if (spec && typeof spec === 'object') model = spec;
@@ -145,41 +129,23 @@ export async function resolveModel(
     }
     model = await provider.getModel(spec);
   }
-  prepared.model = model;
+  rt.models.set(agent, model);
   return model;
 }
 
-/** The tools and handoffs of a plan, and what they were built from. */
-type ToolSet = Pick<
-  TurnPlan,
-  'model' | 'functionTools' | 'handoffs' | 'toolDefinitions' | 'hostedTools' | 'nativeCalls'
-> & { tools: readonly unknown[]; handoffs_: readonly unknown[] };
-/**
- * Tool sets of agents whose tools and handoffs are all always on (or off) and whose capabilities
- * add none: the same every turn of every run with the same model, so built once (checked against
- * the model and the agent's current `tools` and `handoffs` entries on every use).
- */
-const staticToolSets = new WeakMap<AnyAgent, ToolSet>();
-const sameEntries = (a: readonly unknown[], b: readonly unknown[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
-const isStatic = (f: unknown) => f === undefined || f === ALWAYS || f === NEVER;
-
-/** A feature the model declares it lacks fails the run here, before any model call. */
-function need(agent: AnyAgent, model: Model, feature: string, what: string): void {
-  if (model.supports && !model.supports(feature))
-    throw new UserError(
-      `Agent "${agent.name}" uses ${what}, which model "${model.provider}:${model.modelId}" does not support (feature "${feature}"). Use a model that has it (e.g. an OpenAI Responses model) or remove it from the agent.`,
-    );
-}
-
-async function buildToolSet(
-  rt: RunRuntime,
-  agent: AnyAgent,
-  prepared: PreparedAgent,
-  model: Model,
-) {
+/** Builds the plan of one turn for `agent`. */
+export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
+  const prepared = await prepareAgent(rt, agent);
   const ctx = rt.state.context;
+  const model = await resolveModel(rt, agent);
   const nativeCalls = new Map<string, FunctionTool>();
+  /** A feature the model declares it lacks fails the run here, before any model call. */
+  const need = (feature: string, what: string) => {
+    if (model.supports && !model.supports(feature))
+      throw new UserError(
+        `Agent "${agent.name}" uses ${what}, which model "${model.provider}:${model.modelId}" does not support (feature "${feature}"). Use a model that has it (e.g. an OpenAI Responses model) or remove it from the agent.`,
+      );
+  };
   const functionTools = new Map<string, FunctionTool>();
   const handoffs = new Map<string, Handoff<any, AnyAgent>>();
   const toolDefinitions: ToolDefinition[] = [];
@@ -194,9 +160,7 @@ async function buildToolSet(
     owners.set(name, owner);
   };
   const tools = prepared.extraTools.length ? [...agent.tools, ...prepared.extraTools] : agent.tools;
-  let reusable = prepared.extraTools.length === 0;
   for (const t of tools) {
-    reusable &&= isStatic(t.isEnabled);
     if (t.type === 'function') {
       if (!(await t.isEnabled(ctx, agent))) continue;
       claim(t.name, `tool "${t.name}"`);
@@ -218,15 +182,13 @@ async function buildToolSet(
           `Agent "${agent.name}" uses tool "${t.name}", a ${n.providerId} ${n.callType} tool that model "${model.provider}:${model.modelId}" cannot run (feature "native_tool:${n.callType}"). Use a ${n.providerId} model that has it (e.g. an OpenAI Responses model) or remove the tool.`,
         );
       }
-      if (t.deferLoading) need(agent, model, 'tool_search', `tool "${t.name}" with deferLoading`);
+      if (t.deferLoading) need('tool_search', `tool "${t.name}" with deferLoading`);
       functionTools.set(t.name, t);
       toolDefinitions.push(toFunctionToolDefinition(t));
     } else {
       const hosted = t as HostedTool;
       if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
       need(
-        agent,
-        model,
         `hosted_tools:${hosted.providerId}`,
         `the ${hosted.providerId} hosted tool "${hosted.name}"`,
       );
@@ -240,7 +202,6 @@ async function buildToolSet(
     }
   }
   for (const h of agent.getHandoffs()) {
-    reusable &&= isStatic(h.isEnabled);
     if (!(await h.isEnabled(ctx, agent))) continue;
     claim(h.toolName, `handoff to "${h.agent.name}"`);
     handoffs.set(h.toolName, h);
@@ -252,32 +213,6 @@ async function buildToolSet(
       strict: h.strict,
     });
   }
-  const set: ToolSet = {
-    model,
-    functionTools,
-    handoffs,
-    toolDefinitions,
-    hostedTools,
-    nativeCalls,
-    tools: agent.tools.slice(),
-    handoffs_: agent.handoffs.slice(),
-  };
-  if (reusable) staticToolSets.set(agent, set);
-  return set;
-}
-
-/** Builds the plan of one turn for `agent`. */
-export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
-  const prepared = await prepareAgent(rt, agent);
-  const ctx = rt.state.context;
-  const model = await resolveModel(rt, agent, prepared);
-  const known = prepared.extraTools.length === 0 ? staticToolSets.get(agent) : undefined;
-  const { functionTools, handoffs, toolDefinitions, hostedTools, nativeCalls } =
-    known?.model === model &&
-    sameEntries(known.tools, agent.tools) &&
-    sameEntries(known.handoffs_, agent.handoffs)
-      ? known
-      : await buildToolSet(rt, agent, prepared, model);
   // Shared (not copied) when only the agent has settings and no capability adjusts them: the
   // loop and the models only read them.
   const adjusted = prepared.capabilities.some((cap) => cap.modelSettings);
@@ -304,7 +239,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       .join('\n\n');
   }
   const prompt = typeof agent.prompt === 'function' ? await agent.prompt(ctx, agent) : agent.prompt;
-  if (prompt) need(agent, model, 'prompt', 'a prompt object');
+  if (prompt) need('prompt', 'a prompt object');
   return {
     agent,
     prepared,
@@ -312,8 +247,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     systemInstructions,
     functionTools,
     handoffs,
-    // A fresh list per request (models may change it); the definitions are shared, like schemas.
-    toolDefinitions: toolDefinitions.slice(),
+    toolDefinitions,
     hostedTools,
     nativeCalls,
     prompt,

@@ -24,8 +24,6 @@ export interface PreparedAgent {
   capabilities: Capability[];
   /** Given to the capabilities (none when the agent has none). */
   capabilityRun?: CapabilityRun;
-  /** The agent's model for this run, once resolved. */
-  model?: Model;
   extraTools: Tool[];
   instructionFragments: string[];
   setUp: boolean;
@@ -56,8 +54,8 @@ export interface RunRuntime {
   newInput: Item[];
   /** Index in `state.generatedItems` where the current turn's items start. */
   turnStartIndex: number;
-  /** The agents prepared in this run (a list: runs have few agents). */
-  prepared: PreparedAgent[];
+  prepared: Map<AnyAgent, PreparedAgent>;
+  models: Map<AnyAgent, Model>;
   /** call ids that already have an output (exactly-once per call id). */
   completedCallIds: Set<string>;
   /** call ids of function calls this run has seen (built on first need). */

@@ -79,4 +79,30 @@ describe('the zod-free RunState check', () => {
     );
     expect(rejected).toBeGreaterThan(200);
   });
+
+  it('makes the 1.1 checks: approval items only as interruptions, sessionId, resumeGeneration', async () => {
+    const paused = (await pausedState()) as Record<string, any>;
+    const [approval] = paused.interruptions;
+    const cases: [string, (s: Record<string, any>) => void][] = [
+      [
+        'interruptions.0.type',
+        (s) => (s.interruptions[0] = { ...approval, type: 'tool_call_item' }),
+      ],
+      ['interruptions.0.call_id', (s) => delete s.interruptions[0].call_id],
+      ['interruptions.0.tool_name', (s) => (s.interruptions[0].tool_name = 1)],
+      ['sessionId', (s) => (s.sessionId = 5)],
+      ['resumeGeneration', (s) => (s.resumeGeneration = -1)],
+    ];
+    for (const [path, spoil] of cases) {
+      const state = structuredClone(paused);
+      spoil(state);
+      const zodIssue = schema.safeParse(state).error?.issues[0];
+      expect(zodIssue?.path.join('.')).toBe(path);
+      expect(runStateSpec.check(state)).toEqual({
+        path: zodIssue!.path,
+        message: zodIssue!.message,
+      });
+    }
+    expect(checkValid({ ...paused, sessionId: null, resumeGeneration: 2 })).toBe(true);
+  });
 });

@@ -134,11 +134,9 @@ function loadZod() {
 }
 
 /**
- * A validator for a JSON Schema object, compiled with zod's `fromJSONSchema` on first use, when
- * zod can be loaded at run time (`import('zod')` next to the program); otherwise, or for a
- * schema zod cannot compile, the arguments are only parsed. Bundlers leave this import out, so
- * a bundled program validates JSON Schema parameters only when zod is installed beside it; pass
- * a Standard Schema (zod, zod/mini through `withJsonSchema`, valibot, …) to validate always.
+ * A validator for a JSON Schema object, compiled with zod's `fromJSONSchema` on first use when zod
+ * loads at run time (bundlers leave it out); otherwise, or if zod cannot compile it, arguments are
+ * only parsed. A Standard Schema (zod, zod/mini via `withJsonSchema`, …) always validates.
  */
 function jsonSchemaValidator<T>(schema: JsonSchema): (value: unknown) => Promise<Validation<T>> {
   let compiled:

@@ -17,10 +17,6 @@ import {
   type Validation,
 } from './schema.js';
 
-/** The `isEnabled` of tools and handoffs that are always on / off (shared: turn plans are cached for them). */
-export const ALWAYS = () => true;
-export const NEVER = () => false;
-
 /** How a tool's side effect behaves when a durable driver has to re-run it. Default `'unsafe'`. */
 export type ToolEffect = 'pure' | 'idempotent' | 'unsafe';
 
@@ -239,7 +235,7 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
     ...(options.namespace ? { namespace: options.namespace } : {}),
     parseArguments: (json) => parseToolArguments(options.name, json, schema),
     needsApproval: typeof approval === 'function' ? approval : () => approval,
-    isEnabled: typeof enabled === 'function' ? enabled : enabled ? ALWAYS : NEVER,
+    isEnabled: typeof enabled === 'function' ? enabled : () => enabled,
     execute: options.execute,
   };
 }
