@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
 const packages = [
@@ -44,6 +44,10 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/src/**/*.test.ts'],
+    // Live API tests (`*.live.test.ts`) call paid endpoints with a key: `npm run test:live` only.
+    exclude: process.env.BATON_LIVE
+      ? configDefaults.exclude
+      : [...configDefaults.exclude, '**/*.live.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

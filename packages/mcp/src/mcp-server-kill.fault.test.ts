@@ -184,9 +184,9 @@ for (const [transport, start] of Object.entries(targets)) {
         expect(cause).toMatchObject({ reason: 'unavailable', operation: 'call_tool' });
         expect(model.requests).toHaveLength(1);
         // The state holds the unanswered call; resuming it runs it on a fresh connection.
-        const state = await RunState.fromString(agent, (error.state as RunState).toString());
         const short = new ScriptedModel([[msg('Recovered.')]]);
         const resumedAgent = new Agent({ name: 'strict', model: short, tools: raising });
+        const state = await RunState.fromString(resumedAgent, (error.state as RunState).toString());
         const resumed = await go(resumedAgent, state, stream).catch((e) => e);
         expect(resumed).not.toBeInstanceOf(Error);
         expect(resumed.finalOutput).toBe('Recovered.');

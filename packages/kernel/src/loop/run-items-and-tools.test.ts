@@ -140,6 +140,16 @@ describe('function spans and tool errors', () => {
       REDACTED_TOOL_ERROR,
       REDACTED_TOOL_ERROR,
     ]);
+    // With sensitive data on, the span's error data holds the real error for the developer.
+    expect(byName.bad.error?.data).toMatchObject({ message: 'internal detail' });
+    // With it off, the real error's text reaches no span.
+    rec.ended.length = 0;
+    const again = new ScriptedModel([[fc('bad', {}, 'c2')], [msg('done')]]);
+    await run(new Agent({ name: 'A', model: again, tools: [bad] }), 'go', {
+      tracing: { includeSensitiveData: false },
+    });
+    const failed = rec.ended.find((s) => s.data.kind === 'function');
+    expect(failed?.error?.message).toBe(REDACTED_TOOL_ERROR);
     expect(JSON.stringify(rec.ended)).not.toContain('detail');
   });
 

@@ -1,6 +1,7 @@
 /**
- * Live smoke test against the real OpenAI API. Runs only when OPENAI_API_KEY is set (optionally
- * OPENAI_BASE_URL, and OPENAI_SMOKE_MODEL, default gpt-4.1-mini); otherwise it says so and skips.
+ * Live smoke test against the real OpenAI API. Not part of `npm test`
+ * (live calls cost money and need a key): `npm run test:live` runs it, and it fails — never skips —
+ * when OPENAI_API_KEY is not set.
  */
 import { describe, expect, it } from 'vitest';
 import { collect, ofType, userRequest } from './__fixtures__/fixtures.js';
@@ -10,12 +11,12 @@ const apiKey = process.env.OPENAI_API_KEY;
 const modelName = process.env.OPENAI_SMOKE_MODEL ?? 'gpt-4.1-mini';
 
 if (!apiKey) {
-  console.warn(
-    '[provider-openai] live smoke test SKIPPED: OPENAI_API_KEY is not set (set it, and optionally OPENAI_BASE_URL / OPENAI_SMOKE_MODEL, to run it).',
+  throw new Error(
+    '[provider-openai] live test: OPENAI_API_KEY is not set. Set it (optionally OPENAI_BASE_URL / OPENAI_SMOKE_MODEL) and run `npm run test:live`.',
   );
 }
 
-describe.skipIf(!apiKey)(`live OpenAI Responses API smoke (${modelName})`, () => {
+describe(`live OpenAI Responses API smoke (${modelName})`, () => {
   const model = () =>
     createOpenAIProvider({ apiKey, baseURL: process.env.OPENAI_BASE_URL }).getModel(modelName);
 

@@ -1,6 +1,7 @@
 /**
- * Live smoke test against api.anthropic.com. Runs only when ANTHROPIC_API_KEY is set (model:
- * ANTHROPIC_MODEL, default DEFAULT_ANTHROPIC_MODEL); otherwise it says loudly that it was skipped.
+ * Live smoke test against api.anthropic.com. Not part of `npm test`
+ * (live calls cost money and need a key): `npm run test:live` runs it, and it fails — never skips —
+ * when ANTHROPIC_API_KEY is not set.
  */
 import { Agent, extractText, type MessageItem, run, tool } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
@@ -10,12 +11,12 @@ import { createAnthropicProvider, DEFAULT_ANTHROPIC_MODEL } from './anthropic-pr
 const apiKey = process.env.ANTHROPIC_API_KEY;
 const modelName = process.env.ANTHROPIC_MODEL ?? DEFAULT_ANTHROPIC_MODEL;
 if (!apiKey) {
-  console.log(
-    '[provider-anthropic] LIVE SMOKE TEST SKIPPED: ANTHROPIC_API_KEY is not set. Set it to run against api.anthropic.com.',
+  throw new Error(
+    '[provider-anthropic] live test: ANTHROPIC_API_KEY is not set. Set it (optionally ANTHROPIC_MODEL) and run `npm run test:live`.',
   );
 }
 
-describe.skipIf(!apiKey)(`live Anthropic API (${modelName})`, () => {
+describe(`live Anthropic API (${modelName})`, () => {
   const provider = createAnthropicProvider({ apiKey });
 
   it('answers a text request and a streamed one', { timeout: 60_000 }, async () => {
