@@ -219,9 +219,7 @@ export {
   tool,
   toToolOutput,
 } from './tool/tool.js';
-export { ConsoleTraceProcessor } from './tracing/console-trace-processor.js';
 export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/custom-span.js';
-export { type JsonlSink, JsonlTraceExporter } from './tracing/jsonl-trace-exporter.js';
 // Tracing runtime
 export {
   addTraceProcessor,
