@@ -62,12 +62,7 @@ export {
   handoff,
 } from './handoff/handoff.js';
 // Handoff filters
-export {
-  defaultHistoryMapper,
-  keepLastN,
-  nestHandoffHistory,
-  removeAllTools,
-} from './handoff/handoff-filters.js';
+export { defaultHistoryMapper, nestHandoffHistory } from './handoff/handoff-filters.js';
 export {
   assistantMessage,
   dropOrphanCalls,
