@@ -214,7 +214,6 @@ export {
   tool,
   toToolOutput,
 } from './tool/tool.js';
-export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/custom-span.js';
 // Tracing runtime
 export {
   addTraceProcessor,
@@ -223,6 +222,7 @@ export {
   setTraceProcessors,
   setTracingErrorHandler,
 } from './tracing/processors.js';
+export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/span-context.js';
 // Tracing contract
 export type {
   AgentSpanData,

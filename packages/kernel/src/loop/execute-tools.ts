@@ -3,7 +3,6 @@
  * concurrent bounded execution with timeouts and abort, the error policy, and outputs in the
  * model's call order. A call id that already has an output is never executed again.
  */
-
 import type { FunctionToolResult } from '../agent/agent.js';
 import {
   BatonError,
@@ -31,7 +30,6 @@ import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
-import { recordToolError } from './tool-errors.js';
 import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
@@ -286,4 +284,31 @@ function throwIfFatal(
       { toolName: tool.name, callId: call.call_id, cause: error },
     );
   }
+}
+
+type Env = { process?: { env?: Record<string, string | undefined> } };
+
+/**
+ * What the developer sees of a tool error the model saw only as text (invariant 7): the run's
+ * `logger` (or `console` with `BATON_DEBUG` set) and the function span's error data — the class
+ * always, the message and stack when the run includes sensitive data.
+ */
+function recordToolError(
+  rt: RunRuntime,
+  tool: FunctionTool,
+  call: FunctionCallItem,
+  error: unknown,
+  text: string,
+): { message: string; data: Record<string, unknown> } {
+  const debug = (globalThis as Env).process?.env?.BATON_DEBUG;
+  const logger = rt.options.logger ?? (debug && !/^(0|false)$/i.test(debug) ? console : undefined);
+  logger?.warn(
+    `[baton] tool "${tool.name}" (call ${call.call_id}) failed; the model was shown: ${JSON.stringify(text)}. The error:`,
+    error,
+  );
+  const real = error instanceof Error ? error : undefined;
+  const data: Record<string, unknown> = { type: real ? real.constructor.name : typeof error };
+  if (rt.tracer?.includeSensitiveData)
+    Object.assign(data, { message: real ? real.message : String(error), stack: real?.stack });
+  return { message: text, data };
 }

@@ -20,6 +20,11 @@ import type { RunStreamEvent } from './run-events.js';
 
 type AnyAgent = Agent<any, any>;
 
+/** The replayable history of a run so far: input plus generated items, no call without output. */
+export function replayableHistory(state: RunState<any, AnyAgent>): Item[] {
+  return dropOrphanCalls([...state.originalInput, ...runItemsToInputItems(state.generatedItems)]);
+}
+
 /** Shared read-only view of a run's state. */
 export class RunResultBase<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   /** The resumable state (pass it back to `run()` after deciding approvals). */
@@ -48,10 +53,7 @@ export class RunResultBase<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    * without its output (a paused, aborted or cancelled turn) is left out (invariant 5).
    */
   get history(): Item[] {
-    return dropOrphanCalls([
-      ...this.state.originalInput,
-      ...runItemsToInputItems(this.state.generatedItems),
-    ]);
+    return replayableHistory(this.state);
   }
   /** Same as `history`. */
   toInputList(): Item[] {

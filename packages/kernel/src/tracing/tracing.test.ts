@@ -6,8 +6,8 @@ import { Agent } from '../agent/agent.js';
 import { run } from '../loop/run.js';
 import { RunState } from '../run-state/run-state.js';
 import { tool } from '../tool/tool.js';
-import { withCustomSpan } from './custom-span.js';
 import { setTraceProcessors, setTracingErrorHandler } from './processors.js';
+import { withCustomSpan } from './span-context.js';
 
 afterEach(() => setTraceProcessors([]));
 
