@@ -116,6 +116,4 @@ export function dropOrphanCalls(items: readonly Item[]): Item[] {
  * outputs whose call is outside the window, and calls whose output is, are dropped (with a
  * reasoning item right before such a call), so the model never sees an orphan first.
  */
-export function trimToCleanStart(items: readonly Item[]): Item[] {
-  return dropOrphanCalls(items);
-}
+export const trimToCleanStart: (items: readonly Item[]) => Item[] = dropOrphanCalls;

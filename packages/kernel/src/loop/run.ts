@@ -32,15 +32,11 @@ async function start(
 /** The context type of an agent (`any` for an agent declared without one). */
 export type ContextOf<TAgent> = TAgent extends Agent<infer C, any> ? C : any;
 
-/**
- * Options of `run()` for `agent` (its context type) and stream mode `S`. One signature, no
- * overloads: a misspelt option gets TypeScript's "Did you mean …?" in both modes.
- */
+/** Options of `run()` for `agent` (its context type) and stream mode `S` (no overloads). */
 export type RunOptionsFor<TAgent, S extends boolean = boolean> = RunOptions<ContextOf<TAgent>> & {
   /**
-   * `true`: return a `StreamedRunResult` at once — iterate it for the run's events, await
-   * `completed` for the end. Default `false`: a `RunResult` once the run is done. Same loop,
-   * same items, hooks and errors either way.
+   * `true`: return a `StreamedRunResult` at once (iterate it for events, await `completed`).
+   * Default `false`: a `RunResult` once the run is done. Same items, hooks and errors either way.
    */
   stream?: S;
 };
@@ -90,7 +86,6 @@ export async function run(
     return result;
   }
   const rt = await start(agent, input, options, stream);
-  // The same loop; its events go nowhere (the streaming run hands them to the consumer).
   await runLoop(rt);
   return new RunResult(rt.state);
 }

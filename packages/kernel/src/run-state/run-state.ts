@@ -135,10 +135,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     return this.interruptions.slice();
   }
 
-  /**
-   * Approves a pending call (`always`: also every later call of this tool that nobody decided
-   * one by one).
-   */
+  /** Approves a pending call (`always`: also every later call of this tool nobody decided). */
   approve(item: ToolApprovalRunItem<AnyAgent>, options: { always?: boolean } = {}): void {
     this.decide(item, true, options.always ?? false, undefined);
   }
@@ -185,18 +182,16 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     }
     const own = (i: ToolApprovalRunItem) =>
       i.path.length === 0 && i.call_id === item.call_id && i.tool_name === item.tool_name;
-    if (!this.interruptions.some(own)) {
+    if (!this.interruptions.some(own))
       throw new UserError(
         `Call ${item.call_id} (${item.tool_name}) is not waiting for a decision in this RunState; take the item from this state's getInterruptions().`,
       );
-    }
     const decision = { toolName: item.tool_name, callId: item.call_id, approved, always };
     recordDecision(this.approvals, decision, message);
   }
 
-  /** Plain JSON (agents by name). Carries `schemaVersion`. */
+  /** Plain JSON: agents by name, run items and nested states serialized; has `schemaVersion`. */
   toJSON(): SerializedRunStateV1 {
-    // Every data field as is, except agents (by name), run items, responses and nested states.
     const {
       startingAgent,
       currentAgent,
@@ -274,12 +269,10 @@ function restore(
 ): RunState<any, any> {
   const agentNamed = (name: string): AnyAgent => {
     const a = agents.get(name);
-    if (!a) {
-      throw new UserError(
-        `RunState refers to agent "${name}", which is not reachable from starting agent "${rootName}" (known: ${[...agents.keys()].join(', ')}).`,
-      );
-    }
-    return a;
+    if (a) return a;
+    throw new UserError(
+      `RunState refers to agent "${name}", which is not reachable from starting agent "${rootName}" (known: ${[...agents.keys()].join(', ')}).`,
+    );
   };
   const {
     schemaVersion: _version,
