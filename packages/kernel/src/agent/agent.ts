@@ -146,26 +146,23 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
   private resolvedOutput?: ResolvedSchema | null;
 
   constructor(config: AgentConfig<TContext, TOutputType>) {
-    if (!config || typeof config.name !== 'string' || config.name.trim() === '') {
+    if (!config || typeof config.name !== 'string' || config.name.trim() === '')
       throw new UserError('new Agent(): `name` must be a non-empty string.');
-    }
     const where = `Agent "${config.name}"`;
     for (const key of LIST_KEYS)
       if (config[key] !== undefined && !Array.isArray(config[key]))
         throw new UserError(`${where}: \`${key}\` must be an array.`);
     for (const t of config.tools ?? []) {
-      if (!t || (t.type !== 'function' && t.type !== 'hosted_tool')) {
+      if (!t || (t.type !== 'function' && t.type !== 'hosted_tool'))
         throw new UserError(
           `${where}: every entry of \`tools\` must be created with tool() (or be a hosted tool).`,
         );
-      }
     }
     for (const h of config.handoffs ?? []) {
-      if (!(h instanceof Agent) && (h as Handoff)?.type !== 'handoff') {
+      if (!(h instanceof Agent) && (h as Handoff)?.type !== 'handoff')
         throw new UserError(
           `${where}: every entry of \`handoffs\` must be an Agent or a handoff().`,
         );
-      }
     }
     if (
       config.instructions !== undefined &&
@@ -240,11 +237,10 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
         this.outputType as SchemaLike,
         `Agent "${this.name}" outputType`,
       );
-      if ((resolved.jsonSchema.type ?? 'object') !== 'object') {
+      if ((resolved.jsonSchema.type ?? 'object') !== 'object')
         throw new UserError(
           `Agent "${this.name}": outputType must describe a JSON object (wrap other types in z.object).`,
         );
-      }
       this.resolvedOutput = resolved;
     }
     const r = this.resolvedOutput!;

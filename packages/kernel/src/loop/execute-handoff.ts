@@ -69,11 +69,10 @@ export async function executeHandoff(
 
 async function applyInputFilter(rt: RunRuntime, filter: HandoffInputFilter): Promise<void> {
   const { state } = rt;
-  if (state.serverConversation) {
+  if (state.serverConversation)
     throw new UserError(
       'A handoff inputFilter cannot be used with a server-managed conversation (previousResponseId / conversationId): the server owns the history.',
     );
-  }
   const base = state.modelInputOverride;
   const inputHistory: Item[] = base ? base.items.slice() : state.originalInput.slice();
   const from = base ? base.fromGeneratedIndex : 0;

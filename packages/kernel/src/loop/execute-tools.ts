@@ -278,12 +278,11 @@ function throwIfFatal(
   if (ToolGuardrailTripwireTriggered.isInstance(error) || DurabilityError.isInstance(error))
     throw error;
   if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise') throw error;
-  if (tool.errorFunction === null) {
+  if (tool.errorFunction === null)
     throw new ToolCallError(
       `Tool "${tool.name}" (call ${call.call_id}) failed and its errorFunction is null, so the run stops.`,
       { toolName: tool.name, callId: call.call_id, cause: error },
     );
-  }
 }
 
 type Env = { process?: { env?: Record<string, string | undefined> } };

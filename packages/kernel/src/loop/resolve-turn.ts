@@ -90,12 +90,11 @@ export function processResponse(
           items.push({ type: 'tool_call_item', agent, raw_item: call });
           pending.functionCalls.push(call);
         } else {
-          if ((rt.options.toolNotFound ?? 'raise') === 'raise') {
+          if ((rt.options.toolNotFound ?? 'raise') === 'raise')
             throw new ModelBehaviorError(
               `The model called tool "${call.name}", which agent "${agent.name}" does not have. Check the agent's tools, or run with toolNotFound: 'return_error_to_model'.`,
               { toolName: call.name },
             );
-          }
           items.push({ type: 'tool_call_item', agent, raw_item: call });
           immediateOutputs.push(outputItem(agent, call.call_id, toolNotFoundText(call.name, plan)));
         }

@@ -27,12 +27,10 @@ export function replayableHistory(state: RunState<any, AnyAgent>): Item[] {
 
 /** Shared read-only view of a run's state. */
 export class RunResultBase<TContext = any, TAgent extends AnyAgent = AnyAgent> {
-  /** The resumable state (pass it back to `run()` after deciding approvals). */
-  readonly state: RunState<TContext, TAgent>;
-
-  constructor(state: RunState<TContext, TAgent>) {
-    this.state = state;
-  }
+  constructor(
+    /** The resumable state (pass it back to `run()` after deciding approvals). */
+    readonly state: RunState<TContext, TAgent>,
+  ) {}
 
   /** The final output (parsed for the last agent's `outputType`), `undefined` if interrupted. */
   get finalOutput():
@@ -192,11 +190,10 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
    * iterating) throws `UserError`, since events are handed out as they are consumed.
    */
   [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<AnyAgent>> {
-    if (this.iterated) {
+    if (this.iterated)
       throw new UserError(
         'A StreamedRunResult can be iterated once (its events are consumed as they are read); keep the events you need from the first loop.',
       );
-    }
     this.iterated = true;
     return this.events();
   }

@@ -92,10 +92,7 @@ export async function run(
 
 /** Holds default run options; `runner.run(agent, input, options)` merges them under `options`. */
 export class Runner<TContext = any> {
-  readonly defaults: RunOptions<TContext>;
-  constructor(defaults: RunOptions<TContext> = {}) {
-    this.defaults = defaults;
-  }
+  constructor(readonly defaults: RunOptions<TContext> = {}) {}
   /** `run()` with this runner's defaults under `options`. */
   run<TAgent extends AnyAgent, S extends boolean = false>(
     agent: TAgent,
