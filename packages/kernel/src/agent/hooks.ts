@@ -19,33 +19,27 @@ export interface LLMStartInfo {
   input: Item[];
 }
 
+type HookResult = void | Promise<void>;
+
 /** Hooks for every agent of a run (run option `hooks`, or `Runner` default). */
 export interface RunHooks<TContext = any> {
-  onAgentStart?(ctx: RunContext<TContext>, agent: AgentRef): void | Promise<void>;
-  onAgentEnd?(ctx: RunContext<TContext>, agent: AgentRef, output: unknown): void | Promise<void>;
-  onLLMStart?(
-    ctx: RunContext<TContext>,
-    agent: AgentRef,
-    request: LLMStartInfo,
-  ): void | Promise<void>;
-  onLLMEnd?(
-    ctx: RunContext<TContext>,
-    agent: AgentRef,
-    response: ModelResponse,
-  ): void | Promise<void>;
+  onAgentStart?(ctx: RunContext<TContext>, agent: AgentRef): HookResult;
+  onAgentEnd?(ctx: RunContext<TContext>, agent: AgentRef, output: unknown): HookResult;
+  onLLMStart?(ctx: RunContext<TContext>, agent: AgentRef, request: LLMStartInfo): HookResult;
+  onLLMEnd?(ctx: RunContext<TContext>, agent: AgentRef, response: ModelResponse): HookResult;
   onToolStart?(
     ctx: RunContext<TContext>,
     agent: AgentRef,
     toolName: string,
     toolCall: FunctionCallItem,
-  ): void | Promise<void>;
+  ): HookResult;
   onToolEnd?(
     ctx: RunContext<TContext>,
     agent: AgentRef,
     toolName: string,
     toolCall: FunctionCallItem,
     output: unknown,
-  ): void | Promise<void>;
+  ): HookResult;
   /**
    * A tool's `execute` threw (or timed out): `error` is the real error, while the model sees the
    * tool's error-function text (redacted by default). Called before `onToolEnd`, also when the
@@ -57,9 +51,9 @@ export interface RunHooks<TContext = any> {
     toolName: string,
     toolCall: FunctionCallItem,
     error: unknown,
-  ): void | Promise<void>;
+  ): HookResult;
   /** `from` hands off to `to`. */
-  onHandoff?(ctx: RunContext<TContext>, from: AgentRef, to: AgentRef): void | Promise<void>;
+  onHandoff?(ctx: RunContext<TContext>, from: AgentRef, to: AgentRef): HookResult;
 }
 
 /**

@@ -160,12 +160,8 @@ async function executeOne(
     const text = state.rejectionMessage(call.name, call.call_id) ?? DEFAULT_REJECTION_TEXT;
     return output(agent, call, text, false, tool);
   }
-  if (!tool)
-    return output(
-      agent,
-      call,
-      `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
-    );
+  const gone = `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`;
+  if (!tool) return output(agent, call, gone);
   const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return output(agent, call, parsed.message, false, tool);
   if (
@@ -224,12 +220,11 @@ async function executeOne(
           h.onToolError?.(state.context, agent, tool.name, call, error),
         );
       throwIfFatal(rt, tool, call, error);
-      const details = { toolName: tool.name, callId: call.call_id };
-      const text = await (tool.errorFunction ?? defaultToolErrorFunction)(
-        state.context,
-        error,
-        details,
-      );
+      const errorFn = tool.errorFunction ?? defaultToolErrorFunction;
+      const text = await errorFn(state.context, error, {
+        toolName: tool.name,
+        callId: call.call_id,
+      });
       value = text ?? defaultToolErrorFunction(state.context, error);
       failure = recordToolError(rt, tool, call, error, value as string);
     }

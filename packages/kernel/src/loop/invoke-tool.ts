@@ -40,19 +40,9 @@ export async function invokeTool(
     return Promise.resolve(tool.execute(args, state.context, details));
   };
   const wrap = rt.options.durability?.wrapToolCall;
-  const wrapped = wrap
-    ? () =>
-        wrap(
-          {
-            runId: state.runId,
-            callId: call.call_id,
-            toolName: tool.name,
-            effect: tool.effect,
-            approved,
-          },
-          run,
-        )
-    : () => run();
+  const { runId } = state;
+  const key = { runId, callId: call.call_id, toolName: tool.name, effect: tool.effect, approved };
+  const wrapped = wrap ? () => wrap(key, run) : () => run();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const scoped = () =>

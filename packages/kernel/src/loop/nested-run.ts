@@ -6,15 +6,14 @@
 import type { RunState } from '../run-state/run-state.js';
 
 export class NestedRunStop extends Error {
-  /** The nested run's state (kept on the parent state, so resuming the parent resumes it). */
-  readonly state: RunState<any, any> | undefined;
-  /** Set when the nested run failed; absent when it paused for approval. */
-  readonly failure?: { error: unknown };
-  constructor(state: RunState<any, any> | undefined, failure?: { error: unknown }) {
+  constructor(
+    /** The nested run's state (kept on the parent state, so resuming the parent resumes it). */
+    readonly state: RunState<any, any> | undefined,
+    /** Set when the nested run failed; absent when it paused for approval. */
+    readonly failure?: { error: unknown },
+  ) {
     super(
       failure ? 'The nested agent run failed.' : 'The nested agent run is waiting for approval.',
     );
-    this.state = state;
-    this.failure = failure;
   }
 }

@@ -2,7 +2,7 @@
  * The `Model` v1 contract: what a provider plugin implements. A change to these shapes is a new
  * version beside this one, never an edit in place.
  */
-import type { FunctionCallItem, Item, ReasoningItem } from '../items/item-types.js';
+import type { Item } from '../items/item-types.js';
 import type { Usage } from './usage.js';
 
 /** A JSON Schema object (draft 2020-12 subset as accepted by the model APIs). */
@@ -206,5 +206,3 @@ export interface Model {
 export interface ModelProvider {
   getModel(modelName?: string): Model | Promise<Model>;
 }
-
-export type { FunctionCallItem, ReasoningItem };
