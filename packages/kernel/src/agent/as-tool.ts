@@ -1,8 +1,6 @@
 /**
- * `agent.asTool()`: an agent as a function tool (OpenAI Agents SDK `as_tool`). The tool builds
- * the nested run's input and turns its result into the tool output; the run loop runs the
- * nested agent (see `loop/run-agent-tool.ts`), handing its runner to the tool through the call
- * details — so this file needs nothing of the loop but types.
+ * `agent.asTool()` (OpenAI Agents SDK `as_tool`): builds the nested input and the tool output;
+ * the loop runs the nested agent (`loop/run-agent-tool.ts`), its runner passed in the details.
  */
 import { UserError } from '../errors/errors.js';
 import { extractText } from '../items/item-helpers.js';

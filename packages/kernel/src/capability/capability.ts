@@ -1,7 +1,6 @@
 /**
- * The `Capability` v1 contract: the extension hook. A capability adds tools, instruction
- * fragments, model-settings changes and input processing to an agent for one run, and gets
- * `setup` / `teardown` around the run. A third-party capability depends only on `@baton/kernel`.
+ * The `Capability` v1 contract: adds tools, instruction fragments, model settings and input
+ * processing to an agent for one run, with `setup` / `teardown` around it.
  */
 import type { Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';

@@ -1,7 +1,6 @@
 /**
- * Side effects of function calls (invariants 2, 7, 10): approval decisions, tool guardrails,
- * concurrent bounded execution with timeouts and abort, the error policy, and outputs in the
- * model's call order. A call id that already has an output is never executed again.
+ * Function calls (invariants 2, 7, 10): approvals, tool guardrails, bounded concurrency, the
+ * error policy, outputs in call order. A call id that has an output never runs again.
  */
 import type { FunctionToolResult } from '../agent/agent.js';
 import {

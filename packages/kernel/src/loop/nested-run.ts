@@ -1,7 +1,6 @@
 /**
- * How a nested run (an agent used as a tool) stops its parent's tool call: it paused for
- * approval (the parent pauses too, its interruptions nested under the call id) or it failed
- * (the parent fails with the nested error). Internal: caught by the parent's tool executor.
+ * How a nested run (an agent used as a tool) stops its parent's call: paused for approval (the
+ * parent pauses, interruptions nested under the call id) or failed (the parent fails with it).
  */
 import type { RunState } from '../run-state/run-state.js';
 

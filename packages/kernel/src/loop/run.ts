@@ -1,7 +1,6 @@
 /**
- * `run()`, `runStep()` and `Runner`: the entry points. One loop serves both modes: it emits the
- * same events either way; the streaming result hands them to its consumer, the non-streaming
- * run discards them.
+ * `run()`, `runStep()` and `Runner`: the entry points. One loop serves both modes; only the
+ * streaming result hands its events to a consumer.
  */
 import type { Agent } from '../agent/agent.js';
 import { UserError } from '../errors/errors.js';

@@ -1,9 +1,7 @@
 /**
- * The "current span" for user code (`withCustomSpan`, `getCurrentSpan`, nested runs started
- * inside a tool). Uses
- * the runtime's AsyncLocalStorage when it has one (Node, Bun, Deno, Workers with nodejs_compat,
- * found through `process.getBuiltinModule` — no static `node:` import), so concurrent tools each
- * see their own span. Without it, only the loop's explicit parent links are kept.
+ * The "current span" for user code (`withCustomSpan`, `getCurrentSpan`, nested runs in a tool),
+ * in the runtime's AsyncLocalStorage when it has one (found through `process.getBuiltinModule`,
+ * no `node:` import), so concurrent tools each see their own span; else only explicit parents.
  */
 import type { CustomSpanData, McpListToolsSpanData, Span } from './span-types.js';
 import type { Tracer } from './tracer.js';
