@@ -161,19 +161,16 @@ export interface RetryAdvice {
   retry: boolean;
   delayMs?: number;
   /**
-   * Whether sending the same request again cannot repeat work the server already did: `true`
-   * when the failure shows the server did not take the request (connection refused, HTTP
-   * 429/5xx before any response id), `false` when it may have (a timeout or a connection cut
-   * after the request was sent). A request chained to server state (`previousResponseId` /
-   * `conversationId`) is retried only when this is not `false`. Default: unknown (`undefined`),
-   * treated as safe unless the stream already carried a response id. Optional, so Model v1
-   * implementations without it stay valid.
+   * Whether resending cannot repeat work the server did: `true` when it surely did not take the
+   * request (connection refused, 429/5xx before any response id), `false` when it may have (a
+   * timeout, a connection cut after sending). A request chained to server state
+   * (`previousResponseId` / `conversationId`) is retried only when this is not `false`. Default
+   * `undefined`: safe unless the stream already carried a response id.
    */
   replaySafe?: boolean;
 }
 
-/** Where a model is served, as the GenAI semantic conventions name it: `gen_ai.provider.name`
- * (`'openai'`, `'anthropic'`, `'azure.ai.openai'`, …), `server.address`, `server.port`. */
+/** Where a model is served (GenAI `gen_ai.provider.name`, `server.address`, `server.port`). */
 export interface ModelEndpoint {
   providerName?: string;
   serverAddress?: string;

@@ -87,10 +87,9 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    */
   sessionId?: string | null;
   /**
-   * How many times a run resumed this state (incremented when the resume starts). A store that
-   * keeps states should claim the generation before resuming one: replace its stored generation
-   * `g` (this field of the loaded state) by `g + 1` atomically (compare-and-set) and refuse a
-   * state whose `g` is below the stored one — it was already resumed (see run-state-versions.md).
+   * How many times a run resumed this state (incremented as the resume starts). A store should
+   * claim it before resuming: compare-and-set its stored `g` (this field) to `g + 1`, and refuse
+   * a state whose `g` is below the stored one: it was resumed already (run-state-versions.md).
    */
   resumeGeneration = 0;
   trace?: TraceInfo;
