@@ -6,7 +6,7 @@ import type { Capability } from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import { type Handoff, handoff } from '../handoff/handoff.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { MaybePromise, RunContext } from '../loop/run-context.js';
 import type { Model, ModelSettings, OutputSchemaDefinition, Prompt } from '../model/model.js';
 import {
   type InferSchema,
@@ -34,9 +34,7 @@ export type ToolUseBehavior<TContext = any> =
   | ((
       ctx: RunContext<TContext>,
       results: FunctionToolResult[],
-    ) =>
-      | { isFinalOutput: boolean; finalOutput?: unknown }
-      | Promise<{ isFinalOutput: boolean; finalOutput?: unknown }>);
+    ) => MaybePromise<{ isFinalOutput: boolean; finalOutput?: unknown }>);
 
 /** Instructions: a string, or a (sync/async) function of the run context and the agent. */
 export type Instructions<TContext = any> =

@@ -1,16 +1,14 @@
 /**
- * Lifecycle hooks. Order within a run, the same in streaming and non-streaming mode:
- * `onAgentStart` (when an agent becomes current) → per turn `onLLMStart` → `onLLMEnd` →
- * per tool call `onToolStart` → (`onToolError` when it throws) → `onToolEnd` (calls run
- * concurrently, so start/end of different calls interleave; each call's end follows its start;
- * a tool error that fails the run gets no `onToolEnd`) → `onHandoff` when the turn
- * hands off (then the next agent's `onAgentStart`) → `onAgentEnd` with the final output.
- * For each event, run hooks are called before the agent's own hooks. A hook that throws fails
- * the run.
+ * Lifecycle hooks, in this order in both modes: `onAgentStart` (an agent becomes current) → per
+ * turn `onLLMStart` → `onLLMEnd` → per tool call `onToolStart` → (`onToolError` when it throws)
+ * → `onToolEnd` (concurrent calls interleave; each call's end follows its start; a tool error
+ * that fails the run gets no `onToolEnd`) → `onHandoff` (then the next agent's `onAgentStart`)
+ * → `onAgentEnd` with the final output. Run hooks are called before the agent's own; a hook
+ * that throws fails the run.
  */
 import type { FunctionCallItem, Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { MaybePromise, RunContext } from '../loop/run-context.js';
 import type { ModelResponse } from '../model/model.js';
 
 /** What `onLLMStart` sees of the request. */
@@ -19,7 +17,7 @@ export interface LLMStartInfo {
   input: Item[];
 }
 
-type HookResult = void | Promise<void>;
+type HookResult = MaybePromise<void>;
 
 /** Hooks for every agent of a run (run option `hooks`, or `Runner` default). */
 export interface RunHooks<TContext = any> {

@@ -20,11 +20,10 @@ export interface CapabilityRun<TContext = any> {
   /** The model this agent uses in this run (run override, agent model, or provider default). */
   getModel(): Promise<Model>;
   /**
-   * The run so far as plain items, for capabilities that record runs (e.g. long-term memory):
-   * `input` is this run's new input (session history excluded; empty when resuming a RunState),
-   * `generated` every item the run generated (across pauses; approval placeholders excluded),
-   * `sessionId` the run's session, if any. Fresh arrays on every call. Always set by the kernel
-   * (optional only so hand-built `CapabilityRun`s in tests stay valid).
+   * The run so far as plain items (e.g. for long-term memory), fresh arrays on every call:
+   * `input` the new input (no session history; empty on a resume), `generated` every generated
+   * item (across pauses, no approval placeholders), `sessionId` the run's session. Always set by
+   * the kernel (optional so hand-built `CapabilityRun`s in tests stay valid).
    */
   transcript?(): { input: Item[]; generated: Item[]; sessionId?: string };
 }

@@ -127,9 +127,8 @@ export interface RunOptions<TContext = any> {
   /** Input filter of every handoff that has none of its own. */
   handoffInputFilter?: HandoffInputFilter;
   /**
-   * Fold the history into one summary message at each handoff that has no input filter (as
-   * `nestHandoffHistory()`). Default false. Skipped in a server-managed conversation (the
-   * server owns the history).
+   * Fold the history into one summary message at each handoff without an input filter (as
+   * `nestHandoffHistory()`). Default false; skipped in a server-managed conversation.
    */
   nestHandoffHistory?: boolean;
   /** Lifecycle hooks for every agent of the run (before each agent's own `hooks`). */
@@ -155,10 +154,9 @@ export interface RunOptions<TContext = any> {
   /** Combines the session history and the new input into the first model input. */
   sessionInputCallback?: SessionInputCallback;
   /**
-   * Tracing for this run. Default: on when processors are registered, with sensitive data
-   * (model input/output, tool arguments and results, tool error details) included; each
-   * processor decides what it exports (the OTel one only with `captureContent`); set
-   * `includeSensitiveData: false` to keep content off all spans.
+   * Tracing for this run. Default: on when processors are registered, sensitive data (model and
+   * tool inputs/outputs, tool error details) included, each processor deciding what it exports
+   * (OTel only with `captureContent`); `includeSensitiveData: false` keeps content off all spans.
    */
   tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
   /** The trace's name. Default `'Agent workflow'` (or the resumed state's). */
