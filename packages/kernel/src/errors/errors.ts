@@ -75,11 +75,10 @@ export class ModelBehaviorError extends BatonError {
 }
 
 /**
- * A model API call failed. `statusCode` is the HTTP status when there was one; `retryable` says
- * whether retrying the same request may succeed (429, 5xx, connection reset before output);
- * `retryAfterMs` comes from `retry-after` / `retry-after-ms` headers when the server sent them;
- * `replaySafe` (see `RetryAdvice.replaySafe`) whether the server surely did not take the request.
- * When the run gives up on it, the message ends with the attempt count and the retry advice.
+ * A model API call failed. `statusCode`: the HTTP status, if any; `retryable`: whether the same
+ * request may succeed (429, 5xx, reset before output); `retryAfterMs`: from `retry-after(-ms)`;
+ * `replaySafe`: see `RetryAdvice.replaySafe`. When the run gives up, the message ends with the
+ * attempt count and the retry advice.
  */
 export class ModelCallError extends BatonError {
   readonly statusCode?: number;

@@ -96,14 +96,12 @@ export class RunResult<TContext = any, TAgent extends AnyAgent = AnyAgent> exten
 > {}
 
 /**
- * The result of `run(..., { stream: true })`: iterate it for events; `completed` resolves when
- * the run is done (rejects with the run's error). The run proceeds whether or not events are
- * consumed; events are buffered for a late consumer. Iterate once. Leaving the `for await` loop
- * early (`break`, `return`, a throw) or calling `cancel()` stops the run.
+ * The result of `run(..., { stream: true })`: iterate it (once) for events; `completed` resolves
+ * when the run is done, or rejects with its error. The run proceeds whether or not events are
+ * consumed (they are buffered). Leaving the `for await` loop early or `cancel()` stops the run.
  *
- * A failure nobody observes is not lost: when the run fails and neither the iteration throws the
- * error to its consumer nor `completed` is awaited (or given a handler), `completed` rejects
- * unhandled — Node.js reports it and, by default, exits with code 1, as for any promise.
+ * A failure nobody observes (not thrown to an iteration, `completed` neither awaited nor given a
+ * handler) makes `completed` reject unhandled, as for any promise (Node.js exits with code 1).
  */
 export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgent>
   extends RunResultBase<TContext, TAgent>

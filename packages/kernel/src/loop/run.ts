@@ -111,11 +111,10 @@ export interface StepOutcome<TContext = any, TAgent extends AnyAgent = AnyAgent>
 }
 
 /**
- * The step function: runs exactly one turn (one model call → tools → NextStep) of `agent` on
- * `input` (or resumes a paused turn of a `RunState` without a model call). `run()` is this
- * step applied until a final output or an interruption; durable drivers call it once per job.
- * Same options and errors as `run()` (non-streaming); `observe.onEvent` receives the turn's
- * stream events (item created, agent updated; no model deltas in non-streaming mode).
+ * Runs exactly one turn (model call → tools → NextStep) of `agent` on `input`, or resumes a
+ * paused turn of a `RunState` without a model call; `run()` repeats it, durable drivers call it
+ * once per job. Options and errors as `run()` (non-streaming); `observe.onEvent` gets the turn's
+ * stream events (no model deltas).
  */
 export async function runStep<TAgent extends AnyAgent>(
   agent: TAgent,

@@ -65,21 +65,18 @@ export interface ModelSettings {
   include?: string[];
   truncation?: 'auto' | 'disabled';
   /**
-   * Wall-clock limit of one model call attempt, in milliseconds (the kernel enforces it; the
-   * provider ignores it). A call past it fails with a retryable `ModelCallError` (code
-   * `'timeout'`), retried by the run's retry policy. Default: none.
+   * Wall-clock limit of one call attempt in ms (kernel-enforced): past it, a retryable
+   * `ModelCallError` (code `'timeout'`) for the run's retry policy. Default: none.
    */
   timeoutMs?: number;
   /**
-   * Longest wait for the next stream event of a streamed call, in milliseconds (kernel-enforced).
-   * A stalled stream fails with a retryable `ModelCallError` (code `'stream_idle_timeout'`); it
-   * is retried only while no output was streamed. Default: none.
+   * Longest wait for the next event of a streamed call in ms (kernel-enforced): past it, a
+   * `ModelCallError` (code `'stream_idle_timeout'`), retried only while nothing streamed yet.
    */
   streamIdleTimeoutMs?: number;
   /**
-   * Server-side compaction: the provider compacts the context on its side once the rendered
-   * input passes `compactThreshold` tokens (OpenAI Responses `context_management`). Providers
-   * without it ignore it.
+   * Server-side compaction once the input passes `compactThreshold` tokens (OpenAI Responses
+   * `context_management`); other providers ignore it.
    */
   contextManagement?: { compactThreshold?: number };
   /** Provider-specific request fields, keyed by provider id: `{ openai: { … } }`. */

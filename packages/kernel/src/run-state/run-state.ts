@@ -75,15 +75,13 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   sessionSavedCount = 0;
   inputSavedToSession = false;
   /**
-   * A session append recorded before it was attempted and not yet confirmed (a new run's input
-   * from the start): a resume sends it first, with the same `appendId`. `upTo`: the
-   * `sessionSavedCount` it completes (absent: the input).
+   * A session append recorded before it was attempted, not yet confirmed: a resume sends it
+   * first, with the same `appendId`. `upTo`: the `sessionSavedCount` it completes (absent: input).
    */
   pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
   /**
-   * The `sessionId` of the session the run started with, `null` for none; `undefined` when not
-   * known yet (a state from `RunState.create` or an older kernel). A resume with another session
-   * (or none) is refused unless the run option `allowSessionChange` is set.
+   * The `sessionId` the run started with (`null`: none; `undefined`: not known yet). A resume
+   * with another session (or none) is refused unless the run option `allowSessionChange` is set.
    */
   sessionId?: string | null;
   /**

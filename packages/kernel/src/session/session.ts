@@ -29,10 +29,9 @@ export interface AddItemsOptions {
 }
 
 /**
- * The `Session` v2 contract: v1 plus idempotent appends (`addItems(items, { appendId })`).
- * The run loop tells the versions apart by `specificationVersion` and calls a v1 session's
- * `addItems(items)` with one argument, as before. Applied ids are kept as long as the items
- * (`popItem` keeps them; `clearSession` forgets them with the items).
+ * The `Session` v2 contract: v1 plus idempotent appends (`addItems(items, { appendId })`); the
+ * loop tells it by `specificationVersion` (a v1 session gets one argument). Applied ids live as
+ * long as the items (`popItem` keeps them; `clearSession` forgets them).
  */
 export interface SessionV2 extends Session {
   readonly specificationVersion: 'v2';
