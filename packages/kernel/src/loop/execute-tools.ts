@@ -24,7 +24,7 @@ import { nativeOutput } from '../tool/native-call.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
-import { invokeTool } from './invoke-tool.js';
+import { invokeTool, recordToolError } from './invoke-tool.js';
 import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
@@ -277,31 +277,4 @@ function throwIfFatal(
       `Tool "${tool.name}" (call ${call.call_id}) failed and its errorFunction is null, so the run stops.`,
       { toolName: tool.name, callId: call.call_id, cause: error },
     );
-}
-
-type Env = { process?: { env?: Record<string, string | undefined> } };
-
-/**
- * What the developer sees of a tool error the model saw only as text (invariant 7): the run's
- * `logger` (or `console` with `BATON_DEBUG` set) and the function span's error data — the class
- * always, the message and stack when the run includes sensitive data.
- */
-function recordToolError(
-  rt: RunRuntime,
-  tool: FunctionTool,
-  call: FunctionCallItem,
-  error: unknown,
-  text: string,
-): { message: string; data: Record<string, unknown> } {
-  const debug = (globalThis as Env).process?.env?.BATON_DEBUG;
-  const logger = rt.options.logger ?? (debug && !/^(0|false)$/i.test(debug) ? console : undefined);
-  logger?.warn(
-    `[baton] tool "${tool.name}" (call ${call.call_id}) failed; the model was shown: ${JSON.stringify(text)}. The error:`,
-    error,
-  );
-  const real = error instanceof Error ? error : undefined;
-  const data: Record<string, unknown> = { type: real ? real.constructor.name : typeof error };
-  if (rt.tracer?.includeSensitiveData)
-    Object.assign(data, { message: real ? real.message : String(error), stack: real?.stack });
-  return { message: text, data };
 }
