@@ -17,6 +17,7 @@ const packages = [
   'sandbox-docker',
   'worker-bullmq',
   'devtools',
+  'extensions',
   'realtime',
   'voice',
   'interop-openai-agents',

@@ -19,13 +19,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  ConsoleTraceProcessor,
-  InputGuardrailTripwireTriggered,
-  type Item,
-  run,
-  setTraceProcessors,
-} from '@baton/kernel';
+import { ConsoleTraceProcessor } from '@baton/devtools';
+import { InputGuardrailTripwireTriggered, type Item, run, setTraceProcessors } from '@baton/kernel';
 import { SqliteSession } from '@baton/memory';
 import { Checklist } from './checklist.js';
 import { buildDesk, Ticket } from './desk.js';

@@ -5,13 +5,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ConsoleTraceProcessor,
-  flushTraces,
-  RunState,
-  run,
-  setTraceProcessors,
-} from '@baton/kernel';
+import { ConsoleTraceProcessor } from '@baton/devtools';
+import { flushTraces, RunState, run, setTraceProcessors } from '@baton/kernel';
 import { SqliteSession } from '@baton/memory';
 import { buildDesk } from './desk.js';
 import { setupModels } from './models.js';

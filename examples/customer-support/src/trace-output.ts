@@ -5,7 +5,8 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { addTraceProcessor, flushTraces, JsonlTraceExporter } from '@baton/kernel';
+import { JsonlTraceExporter } from '@baton/devtools';
+import { addTraceProcessor, flushTraces } from '@baton/kernel';
 
 export interface TraceOutput {
   /** Environment for the child process, so its spans go to the same place. */

@@ -10,6 +10,8 @@
  * Scripted models play each agent (no network, no API key). Checks `result.lastAgent`, which
  * handoff was taken and what each specialist's model saw; exits non-zero when one is wrong.
  */
+
+import { removeAllTools } from '@baton/extensions';
 import {
   Agent,
   extractText,
@@ -18,7 +20,6 @@ import {
   type Item,
   type MessageItem,
   type RunItem,
-  removeAllTools,
   run,
   tool,
 } from '@baton/kernel';

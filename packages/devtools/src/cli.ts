@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `baton-devtools [traces.jsonl …] [--port N] [--no-watch] [--open]`: starts the local viewer on
- * 127.0.0.1, opens JSONL trace files written by the kernel's `JsonlTraceExporter` (followed as
+ * 127.0.0.1, opens JSONL trace files written by `JsonlTraceExporter` (followed as
  * they grow), and accepts live spans from `DevtoolsTraceProcessor({ url })`. Ctrl-C stops it.
  */
 import { spawn } from 'node:child_process';

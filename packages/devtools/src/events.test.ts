@@ -3,7 +3,7 @@ import { deskRun } from './__tests__/desk.js';
 import { checkTraceEvent, parseTraceJsonl, safeStringify } from './events.js';
 
 describe('trace events', () => {
-  it("every line the kernel's JsonlTraceExporter writes is a valid event", async () => {
+  it('every line JsonlTraceExporter writes is a valid event', async () => {
     const r = await deskRun();
     const { events, problems } = parseTraceJsonl(r.jsonl.join(''));
     expect(problems).toEqual([]);

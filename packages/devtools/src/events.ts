@@ -1,5 +1,5 @@
 /**
- * The events the viewer consumes: the lines of the kernel's `JsonlTraceExporter` (`trace_start`,
+ * The events the viewer consumes: the lines of `JsonlTraceExporter` (`trace_start`,
  * `trace_end`, and `span` for an ended span) plus `span_start`, which only the live
  * `DevtoolsTraceProcessor` sends (a span that has started and not ended yet). One format for
  * files and for the live stream. DOM-free and `node:`-free: the page bundles this module too.
@@ -12,7 +12,7 @@ export type TraceStartEvent = { type: 'trace_start' } & Trace;
 export type TraceEndEvent = { type: 'trace_end' } & Trace;
 /** A span that started and has not ended yet (live only; `endedAt` absent). */
 export type SpanStartEvent = { type: 'span_start' } & Span;
-/** An ended span, exactly as the kernel's `JsonlTraceExporter` writes it. */
+/** An ended span, exactly as `JsonlTraceExporter` writes it. */
 export type SpanEndEvent = { type: 'span' } & Span;
 
 /** One viewer event. */

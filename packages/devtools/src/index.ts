@@ -10,8 +10,10 @@
  * addTraceProcessor(devtools.processor); // every later run streams into the page
  * console.log(devtools.url);
  * ```
- * Or `npx baton-devtools traces.jsonl` for files written by `JsonlTraceExporter`.
+ * Or `npx baton-devtools traces.jsonl` for files written by `JsonlTraceExporter` (exported
+ * here, with `ConsoleTraceProcessor`).
  */
+export { ConsoleTraceProcessor } from './console-trace-processor.js';
 export { DevtoolsError } from './errors.js';
 export {
   checkTraceEvent,
@@ -24,6 +26,7 @@ export {
   type TraceEvent,
   type TraceStartEvent,
 } from './events.js';
+export { type JsonlSink, JsonlTraceExporter } from './jsonl-trace-exporter.js';
 export {
   type DevtoolsSink,
   DevtoolsTraceProcessor,

@@ -19,7 +19,7 @@ import { TraceFileSource, type TraceFileStatus } from './trace-file.js';
 export interface DevtoolsOptions {
   /** TCP port on 127.0.0.1. Default 4984; `0` picks a free one (see `Devtools.port`). */
   port?: number;
-  /** JSONL trace file(s) written by the kernel's `JsonlTraceExporter` to open. */
+  /** JSONL trace file(s) written by `JsonlTraceExporter` to open. */
   traceFile?: string | string[];
   /** Follow the trace files as they grow (default true). */
   watch?: boolean;

@@ -45,7 +45,7 @@ export class TraceFileSource {
     } catch (error) {
       if (DevtoolsError.isInstance(error)) throw error;
       throw new DevtoolsError(
-        `cannot open trace file ${this.path}: ${(error as Error).message}. Write one with JsonlTraceExporter from @baton/kernel.`,
+        `cannot open trace file ${this.path}: ${(error as Error).message}. Write one with JsonlTraceExporter from @baton/devtools.`,
         { cause: error },
       );
     }

@@ -2,14 +2,15 @@
  * `DevtoolsTraceProcessor` through the tracing conformance suite: in-process (a sink, as
  * `startDevtools()` wires it) and posting batches to a viewer's URL (a local HTTP server standing
  * in for `baton-devtools`). What the viewer shows is read back by span id (an ended span replaces
- * its start), and kernel's `JsonlTraceExporter` lines the same way.
+ * its start), and `JsonlTraceExporter` lines the same way.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { JsonlTraceExporter, type Span, type TracingProcessor } from '@baton/kernel';
+import type { Span, TracingProcessor } from '@baton/kernel';
 import { describeTracingConformance, type ExportedSpan, exportedName } from '@baton/testing/vitest';
 import { afterAll, beforeAll } from 'vitest';
 import type { TraceEvent } from './events.js';
+import { JsonlTraceExporter } from './jsonl-trace-exporter.js';
 import { DevtoolsTraceProcessor } from './processor.js';
 
 /** The ended spans the viewer would show, one per span id, in Baton terms. */

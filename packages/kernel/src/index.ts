@@ -62,12 +62,7 @@ export {
   handoff,
 } from './handoff/handoff.js';
 // Handoff filters
-export {
-  defaultHistoryMapper,
-  keepLastN,
-  nestHandoffHistory,
-  removeAllTools,
-} from './handoff/handoff-filters.js';
+export { defaultHistoryMapper, nestHandoffHistory } from './handoff/handoff-filters.js';
 export {
   assistantMessage,
   dropOrphanCalls,
@@ -218,9 +213,6 @@ export {
   tool,
   toToolOutput,
 } from './tool/tool.js';
-export { ConsoleTraceProcessor } from './tracing/console-trace-processor.js';
-export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/custom-span.js';
-export { type JsonlSink, JsonlTraceExporter } from './tracing/jsonl-trace-exporter.js';
 // Tracing runtime
 export {
   addTraceProcessor,
@@ -229,6 +221,7 @@ export {
   setTraceProcessors,
   setTracingErrorHandler,
 } from './tracing/processors.js';
+export { getCurrentSpan, withCustomSpan, withMcpListToolsSpan } from './tracing/span-context.js';
 // Tracing contract
 export type {
   AgentSpanData,

@@ -1,14 +1,13 @@
 /**
  * Test helper: a small support desk (triage → refund agent with lookup_order, a policy agent as
  * a tool, an approval-gated issue_refund) played by ScriptedModels through the real kernel loop;
- * its trace events are collected by the real `DevtoolsTraceProcessor` (and the kernel's
+ * its trace events are collected by the real `DevtoolsTraceProcessor` (and
  * `JsonlTraceExporter`, for the file format).
  */
 import {
   Agent,
   type AgentInput,
   type Item,
-  JsonlTraceExporter,
   type RunOptions,
   type RunResultBase,
   RunState,
@@ -19,6 +18,7 @@ import {
 import { fc, msg, RecordingTraceProcessor, ScriptedModel } from '@baton/testing';
 import { z } from 'zod';
 import type { TraceEvent } from '../events.js';
+import { JsonlTraceExporter } from '../jsonl-trace-exporter.js';
 import { DevtoolsTraceProcessor } from '../processor.js';
 
 /** Every scripted answer takes 2 ms, so spans have distinct start times as in a real run. */

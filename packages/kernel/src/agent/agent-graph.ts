@@ -14,14 +14,11 @@ export function collectAgents(start: AnyAgent): Map<string, AnyAgent> {
   while (stack.length > 0) {
     const agent = stack.pop()!;
     const seen = byName.get(agent.name);
-    if (seen) {
-      if (seen !== agent) {
-        throw new UserError(
-          `Two different agents are named "${agent.name}"; give agents unique names so a RunState can rebind them.`,
-        );
-      }
-      continue;
-    }
+    if (seen && seen !== agent)
+      throw new UserError(
+        `Two different agents are named "${agent.name}"; give agents unique names so a RunState can rebind them.`,
+      );
+    if (seen) continue;
     byName.set(agent.name, agent);
     for (const h of agent.getHandoffs()) stack.push(h.agent);
     for (const t of agent.tools) {

@@ -6,7 +6,7 @@ import type { Capability } from '../capability/capability.js';
 import { UserError } from '../errors/errors.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrail/guardrail.js';
 import { type Handoff, handoff } from '../handoff/handoff.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { MaybePromise, RunContext } from '../loop/run-context.js';
 import type { Model, ModelSettings, OutputSchemaDefinition, Prompt } from '../model/model.js';
 import {
   type InferSchema,
@@ -34,9 +34,7 @@ export type ToolUseBehavior<TContext = any> =
   | ((
       ctx: RunContext<TContext>,
       results: FunctionToolResult[],
-    ) =>
-      | { isFinalOutput: boolean; finalOutput?: unknown }
-      | Promise<{ isFinalOutput: boolean; finalOutput?: unknown }>);
+    ) => MaybePromise<{ isFinalOutput: boolean; finalOutput?: unknown }>);
 
 /** Instructions: a string, or a (sync/async) function of the run context and the agent. */
 export type Instructions<TContext = any> =
@@ -111,60 +109,58 @@ export interface AgentConfig<TContext = any, TOutputType extends OutputType = un
   capabilities?: Capability<TContext>[];
 }
 
+const LIST_KEYS = [
+  'tools',
+  'handoffs',
+  'inputGuardrails',
+  'outputGuardrails',
+  'capabilities',
+] as const;
+
 /**
  * An agent declaration.
  * @throws UserError at construction for invalid config (empty name, non-array tools, a tool
  *   that is not a tool, an invalid output type).
  */
 export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
-  readonly name: string;
+  readonly name!: string;
   /** The system prompt (see `AgentConfig.instructions`). */
   instructions?: Instructions<TContext>;
   prompt?: AgentPrompt<TContext>;
   handoffDescription?: string;
-  tools: Tool<TContext>[];
+  tools!: Tool<TContext>[];
   /** Agents (or `handoff()`s) this one may hand off to (see `AgentConfig.handoffs`). */
-  handoffs: HandoffLike<TContext>[];
+  handoffs!: HandoffLike<TContext>[];
   model?: Model | string;
-  modelSettings: ModelSettings;
+  modelSettings!: ModelSettings;
   /** The final output's schema; absent means text (see `AgentConfig.outputType`). */
   outputType?: TOutputType;
-  inputGuardrails: InputGuardrail<TContext>[];
-  outputGuardrails: OutputGuardrail<TContext>[];
-  toolUseBehavior: ToolUseBehavior<TContext>;
-  resetToolChoice: boolean;
+  inputGuardrails!: InputGuardrail<TContext>[];
+  outputGuardrails!: OutputGuardrail<TContext>[];
+  toolUseBehavior!: ToolUseBehavior<TContext>;
+  resetToolChoice!: boolean;
   hooks?: AgentHooks<TContext>;
-  capabilities: Capability<TContext>[];
+  capabilities!: Capability<TContext>[];
   private resolvedOutput?: ResolvedSchema | null;
 
   constructor(config: AgentConfig<TContext, TOutputType>) {
-    if (!config || typeof config.name !== 'string' || config.name.trim() === '') {
+    if (!config || typeof config.name !== 'string' || config.name.trim() === '')
       throw new UserError('new Agent(): `name` must be a non-empty string.');
-    }
     const where = `Agent "${config.name}"`;
-    for (const key of [
-      'tools',
-      'handoffs',
-      'inputGuardrails',
-      'outputGuardrails',
-      'capabilities',
-    ] as const) {
+    for (const key of LIST_KEYS)
       if (config[key] !== undefined && !Array.isArray(config[key]))
         throw new UserError(`${where}: \`${key}\` must be an array.`);
-    }
     for (const t of config.tools ?? []) {
-      if (!t || (t.type !== 'function' && t.type !== 'hosted_tool')) {
+      if (!t || (t.type !== 'function' && t.type !== 'hosted_tool'))
         throw new UserError(
           `${where}: every entry of \`tools\` must be created with tool() (or be a hosted tool).`,
         );
-      }
     }
     for (const h of config.handoffs ?? []) {
-      if (!(h instanceof Agent) && (h as Handoff)?.type !== 'handoff') {
+      if (!(h instanceof Agent) && (h as Handoff)?.type !== 'handoff')
         throw new UserError(
           `${where}: every entry of \`handoffs\` must be an Agent or a handoff().`,
         );
-      }
     }
     if (
       config.instructions !== undefined &&
@@ -193,21 +189,17 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
         `${where}: \`model\` must be a model name or a Model with specificationVersion 'v1'.`,
       );
     }
-    this.name = config.name;
-    this.instructions = config.instructions;
-    this.prompt = config.prompt;
-    this.handoffDescription = config.handoffDescription;
-    this.tools = config.tools ?? [];
-    this.handoffs = config.handoffs ?? [];
-    this.model = config.model;
-    this.modelSettings = config.modelSettings ?? {};
-    this.outputType = config.outputType;
-    this.inputGuardrails = config.inputGuardrails ?? [];
-    this.outputGuardrails = config.outputGuardrails ?? [];
-    this.toolUseBehavior = config.toolUseBehavior ?? 'run_llm_again';
-    this.resetToolChoice = config.resetToolChoice ?? true;
-    this.hooks = config.hooks;
-    this.capabilities = config.capabilities ?? [];
+    Object.assign(this, {
+      ...config,
+      tools: config.tools ?? [],
+      handoffs: config.handoffs ?? [],
+      modelSettings: config.modelSettings ?? {},
+      inputGuardrails: config.inputGuardrails ?? [],
+      outputGuardrails: config.outputGuardrails ?? [],
+      toolUseBehavior: config.toolUseBehavior ?? 'run_llm_again',
+      resetToolChoice: config.resetToolChoice ?? true,
+      capabilities: config.capabilities ?? [],
+    });
     if (this.outputType !== undefined) this.getOutputSchema();
   }
 
@@ -223,23 +215,8 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
 
   /** The config this agent was built from (current field values). */
   toConfig(): AgentConfig<TContext, TOutputType> {
-    return {
-      name: this.name,
-      instructions: this.instructions,
-      prompt: this.prompt,
-      handoffDescription: this.handoffDescription,
-      tools: this.tools,
-      handoffs: this.handoffs,
-      model: this.model,
-      modelSettings: this.modelSettings,
-      outputType: this.outputType,
-      inputGuardrails: this.inputGuardrails,
-      outputGuardrails: this.outputGuardrails,
-      toolUseBehavior: this.toolUseBehavior,
-      resetToolChoice: this.resetToolChoice,
-      hooks: this.hooks,
-      capabilities: this.capabilities,
-    };
+    const { resolvedOutput: _cache, ...config } = this as unknown as Record<string, unknown>;
+    return config as unknown as AgentConfig<TContext, TOutputType>;
   }
 
   /** Resolves the instructions for one turn. */
@@ -258,11 +235,10 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
         this.outputType as SchemaLike,
         `Agent "${this.name}" outputType`,
       );
-      if ((resolved.jsonSchema.type ?? 'object') !== 'object') {
+      if ((resolved.jsonSchema.type ?? 'object') !== 'object')
         throw new UserError(
           `Agent "${this.name}": outputType must describe a JSON object (wrap other types in z.object).`,
         );
-      }
       this.resolvedOutput = resolved;
     }
     const r = this.resolvedOutput!;

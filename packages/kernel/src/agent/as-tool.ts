@@ -1,8 +1,6 @@
 /**
- * `agent.asTool()`: an agent as a function tool (OpenAI Agents SDK `as_tool`). The tool builds
- * the nested run's input and turns its result into the tool output; the run loop runs the
- * nested agent (see `loop/run-agent-tool.ts`), handing its runner to the tool through the call
- * details — so this file needs nothing of the loop but types.
+ * `agent.asTool()` (OpenAI Agents SDK `as_tool`): builds the nested input and the tool output;
+ * the loop runs the nested agent (`loop/run-agent-tool.ts`), its runner passed in the details.
  */
 import { UserError } from '../errors/errors.js';
 import { extractText } from '../items/item-helpers.js';
@@ -13,9 +11,8 @@ import type { RunStreamEvent } from '../loop/run-events.js';
 import type { RunOptions } from '../loop/run-options.js';
 import type { JsonSchema } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
-import type { SchemaLike } from '../tool/schema.js';
+import type { ResolvedSchema, SchemaLike } from '../tool/schema.js';
 import { type FunctionTool, parseToolArguments, type ToolCallDetails, tool } from '../tool/tool.js';
-import { DEFAULT_AS_TOOL_PARAMETERS, validateDefaultAsToolArgs } from './as-tool-params.js';
 
 /** Marks a tool made by `agent.asTool()` with the agent it runs. */
 export const AS_TOOL_AGENT = Symbol.for('baton.asToolAgent');
@@ -92,6 +89,21 @@ export interface AsToolOptions<TContext = any> {
   }) => void | Promise<void>;
 }
 
+/** The default arguments, `{ input: string }`, checked without a schema library. */
+const DEFAULT_PARAMETERS = {
+  type: 'object',
+  properties: { input: { type: 'string', description: 'The input for the agent.' } },
+  required: ['input'],
+  additionalProperties: false,
+} as const;
+
+const validateDefaultArgs: ResolvedSchema<{ input: string }>['validate'] = (value) =>
+  value !== null &&
+  typeof value === 'object' &&
+  typeof (value as { input?: unknown }).input === 'string'
+    ? { ok: true, value: value as { input: string } }
+    : { ok: false, message: '✖ expected an object with a string "input"\n  → at input' };
+
 function snake(name: string): string {
   return (
     name
@@ -118,7 +130,7 @@ export function agentAsTool<TContext>(
     name: options.toolName ?? snake(agent.name),
     description:
       options.toolDescription ?? agent.handoffDescription ?? `Ask the ${agent.name} agent.`,
-    parameters: options.parameters ?? (DEFAULT_AS_TOOL_PARAMETERS as unknown as JsonSchema),
+    parameters: options.parameters ?? (DEFAULT_PARAMETERS as unknown as JsonSchema),
     needsApproval: options.needsApproval,
     isEnabled: options.isEnabled as any,
     execute: async (args: any, _ctx: RunContext<TContext>, details: ToolCallDetails) => {
@@ -146,7 +158,7 @@ export function agentAsTool<TContext>(
   if (!options.parameters) {
     const name = t.name;
     (t as { parseArguments: FunctionTool['parseArguments'] }).parseArguments = (json) =>
-      parseToolArguments(name, json, { validate: validateDefaultAsToolArgs });
+      parseToolArguments(name, json, { validate: validateDefaultArgs });
   }
   Object.defineProperty(t, AS_TOOL_AGENT, { value: agent, enumerable: false });
   return t as FunctionTool<TContext>;

@@ -1,16 +1,14 @@
 /**
- * Lifecycle hooks. Order within a run, the same in streaming and non-streaming mode:
- * `onAgentStart` (when an agent becomes current) → per turn `onLLMStart` → `onLLMEnd` →
- * per tool call `onToolStart` → (`onToolError` when it throws) → `onToolEnd` (calls run
- * concurrently, so start/end of different calls interleave; each call's end follows its start;
- * a tool error that fails the run gets no `onToolEnd`) → `onHandoff` when the turn
- * hands off (then the next agent's `onAgentStart`) → `onAgentEnd` with the final output.
- * For each event, run hooks are called before the agent's own hooks. A hook that throws fails
- * the run.
+ * Lifecycle hooks, in this order in both modes: `onAgentStart` (an agent becomes current) → per
+ * turn `onLLMStart` → `onLLMEnd` → per tool call `onToolStart` → (`onToolError` when it throws)
+ * → `onToolEnd` (concurrent calls interleave; each call's end follows its start; a tool error
+ * that fails the run gets no `onToolEnd`) → `onHandoff` (then the next agent's `onAgentStart`)
+ * → `onAgentEnd` with the final output. Run hooks are called before the agent's own; a hook
+ * that throws fails the run.
  */
 import type { FunctionCallItem, Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { MaybePromise, RunContext } from '../loop/run-context.js';
 import type { ModelResponse } from '../model/model.js';
 
 /** What `onLLMStart` sees of the request. */
@@ -19,33 +17,27 @@ export interface LLMStartInfo {
   input: Item[];
 }
 
+type HookResult = MaybePromise<void>;
+
 /** Hooks for every agent of a run (run option `hooks`, or `Runner` default). */
 export interface RunHooks<TContext = any> {
-  onAgentStart?(ctx: RunContext<TContext>, agent: AgentRef): void | Promise<void>;
-  onAgentEnd?(ctx: RunContext<TContext>, agent: AgentRef, output: unknown): void | Promise<void>;
-  onLLMStart?(
-    ctx: RunContext<TContext>,
-    agent: AgentRef,
-    request: LLMStartInfo,
-  ): void | Promise<void>;
-  onLLMEnd?(
-    ctx: RunContext<TContext>,
-    agent: AgentRef,
-    response: ModelResponse,
-  ): void | Promise<void>;
+  onAgentStart?(ctx: RunContext<TContext>, agent: AgentRef): HookResult;
+  onAgentEnd?(ctx: RunContext<TContext>, agent: AgentRef, output: unknown): HookResult;
+  onLLMStart?(ctx: RunContext<TContext>, agent: AgentRef, request: LLMStartInfo): HookResult;
+  onLLMEnd?(ctx: RunContext<TContext>, agent: AgentRef, response: ModelResponse): HookResult;
   onToolStart?(
     ctx: RunContext<TContext>,
     agent: AgentRef,
     toolName: string,
     toolCall: FunctionCallItem,
-  ): void | Promise<void>;
+  ): HookResult;
   onToolEnd?(
     ctx: RunContext<TContext>,
     agent: AgentRef,
     toolName: string,
     toolCall: FunctionCallItem,
     output: unknown,
-  ): void | Promise<void>;
+  ): HookResult;
   /**
    * A tool's `execute` threw (or timed out): `error` is the real error, while the model sees the
    * tool's error-function text (redacted by default). Called before `onToolEnd`, also when the
@@ -57,9 +49,9 @@ export interface RunHooks<TContext = any> {
     toolName: string,
     toolCall: FunctionCallItem,
     error: unknown,
-  ): void | Promise<void>;
+  ): HookResult;
   /** `from` hands off to `to`. */
-  onHandoff?(ctx: RunContext<TContext>, from: AgentRef, to: AgentRef): void | Promise<void>;
+  onHandoff?(ctx: RunContext<TContext>, from: AgentRef, to: AgentRef): HookResult;
 }
 
 /**

@@ -1,7 +1,6 @@
 /**
- * The `Capability` v1 contract: the extension hook. A capability adds tools, instruction
- * fragments, model-settings changes and input processing to an agent for one run, and gets
- * `setup` / `teardown` around the run. A third-party capability depends only on `@baton/kernel`.
+ * The `Capability` v1 contract: adds tools, instruction fragments, model settings and input
+ * processing to an agent for one run, with `setup` / `teardown` around it.
  */
 import type { Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
@@ -21,11 +20,10 @@ export interface CapabilityRun<TContext = any> {
   /** The model this agent uses in this run (run override, agent model, or provider default). */
   getModel(): Promise<Model>;
   /**
-   * The run so far as plain items, for capabilities that record runs (e.g. long-term memory):
-   * `input` is this run's new input (session history excluded; empty when resuming a RunState),
-   * `generated` every item the run generated (across pauses; approval placeholders excluded),
-   * `sessionId` the run's session, if any. Fresh arrays on every call. Always set by the kernel
-   * (optional only so hand-built `CapabilityRun`s in tests stay valid).
+   * The run so far as plain items (e.g. for long-term memory), fresh arrays on every call:
+   * `input` the new input (no session history; empty on a resume), `generated` every generated
+   * item (across pauses, no approval placeholders), `sessionId` the run's session. Always set by
+   * the kernel (optional so hand-built `CapabilityRun`s in tests stay valid).
    */
   transcript?(): { input: Item[]; generated: Item[]; sessionId?: string };
 }

@@ -75,11 +75,10 @@ export class ModelBehaviorError extends BatonError {
 }
 
 /**
- * A model API call failed. `statusCode` is the HTTP status when there was one; `retryable` says
- * whether retrying the same request may succeed (429, 5xx, connection reset before output);
- * `retryAfterMs` comes from `retry-after` / `retry-after-ms` headers when the server sent them;
- * `replaySafe` (see `RetryAdvice.replaySafe`) whether the server surely did not take the request.
- * When the run gives up on it, the message ends with the attempt count and the retry advice.
+ * A model API call failed. `statusCode`: the HTTP status, if any; `retryable`: whether the same
+ * request may succeed (429, 5xx, reset before output); `retryAfterMs`: from `retry-after(-ms)`;
+ * `replaySafe`: see `RetryAdvice.replaySafe`. When the run gives up, the message ends with the
+ * attempt count and the retry advice.
  */
 export class ModelCallError extends BatonError {
   readonly statusCode?: number;
@@ -117,13 +116,11 @@ export interface StateCarrier {
 
 /** The run used `maxTurns` model calls without a final output. `state` can be resumed with a larger limit. */
 export class MaxTurnsExceededError extends BatonError implements StateCarrier {
-  readonly maxTurns: number;
   declare history?: Item[];
-  constructor(maxTurns: number) {
+  constructor(readonly maxTurns: number) {
     super(
       `Max turns (${maxTurns}) exceeded without a final output. Raise \`maxTurns\`, or handle it with \`errorHandlers.maxTurns\`.`,
     );
-    this.maxTurns = maxTurns;
   }
 }
 
@@ -137,16 +134,14 @@ export class RunAbortedError extends BatonError implements StateCarrier {
 
 /** A tool ran past its `timeoutMs` and its `timeoutBehavior` is `'raise'`. */
 export class ToolTimeoutError extends BatonError {
-  readonly toolName: string;
-  readonly callId: string;
-  readonly timeoutMs: number;
-  constructor(toolName: string, callId: string, timeoutMs: number) {
+  constructor(
+    readonly toolName: string,
+    readonly callId: string,
+    readonly timeoutMs: number,
+  ) {
     super(
       `Tool "${toolName}" (call ${callId}) timed out after ${timeoutMs} ms. Raise the tool's timeoutMs or make it faster.`,
     );
-    this.toolName = toolName;
-    this.callId = callId;
-    this.timeoutMs = timeoutMs;
   }
 }
 
@@ -173,14 +168,13 @@ export class ToolCallError extends BatonError {
  * `'in_doubt'`: approving it runs the call again, rejecting it never runs it.
  */
 export class ToolCallInDoubtError extends BatonError {
-  readonly toolName: string;
-  readonly callId: string;
-  constructor(toolName: string, callId: string) {
+  constructor(
+    readonly toolName: string,
+    readonly callId: string,
+  ) {
     super(
       `Tool call ${callId} (${toolName}) may or may not have run before a crash; a person or a policy must decide whether to run it again.`,
     );
-    this.toolName = toolName;
-    this.callId = callId;
   }
 }
 
@@ -203,35 +197,36 @@ export class SessionError extends BatonError {
 
 /** An input guardrail's tripwire fired: the run stopped. `result` is the guardrail's result. */
 export class InputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
-  readonly result: unknown;
-  constructor(guardrailName: string, result: unknown) {
+  constructor(
+    guardrailName: string,
+    readonly result: unknown,
+  ) {
     super(
       `Input guardrail "${guardrailName}" triggered its tripwire; the run stopped before any tool ran.`,
     );
-    this.result = result;
   }
 }
 
 /** An output guardrail's tripwire fired on the final output. `result` is the guardrail's result. */
 export class OutputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
-  readonly result: unknown;
-  constructor(guardrailName: string, result: unknown) {
+  constructor(
+    guardrailName: string,
+    readonly result: unknown,
+  ) {
     super(`Output guardrail "${guardrailName}" triggered its tripwire on the final output.`);
-    this.result = result;
   }
 }
 
 /** A tool guardrail chose to throw (`behavior: 'throw'`): the run stops. */
 export class ToolGuardrailTripwireTriggered extends BatonError {
-  readonly guardrailName: string;
-  readonly toolName: string;
-  readonly callId: string;
-  constructor(guardrailName: string, toolName: string, callId: string, message?: string) {
+  constructor(
+    readonly guardrailName: string,
+    readonly toolName: string,
+    readonly callId: string,
+    message?: string,
+  ) {
     super(
       `Tool guardrail "${guardrailName}" stopped the run at tool "${toolName}" (call ${callId})${message ? `: ${message}` : '.'}`,
     );
-    this.guardrailName = guardrailName;
-    this.toolName = toolName;
-    this.callId = callId;
   }
 }

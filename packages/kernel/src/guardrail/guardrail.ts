@@ -4,7 +4,7 @@
  */
 import type { Item } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { MaybePromise, RunContext } from '../loop/run-context.js';
 
 /** What a guardrail function returns. `outputInfo` is free-form detail kept on the result. */
 export interface GuardrailFunctionOutput {
@@ -24,9 +24,7 @@ export interface InputGuardrail<TContext = any> {
   readonly type: 'input';
   readonly name: string;
   readonly runInParallel: boolean;
-  execute(
-    args: InputGuardrailArgs<TContext>,
-  ): GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>;
+  execute(args: InputGuardrailArgs<TContext>): MaybePromise<GuardrailFunctionOutput>;
 }
 
 /** Arguments of an output guardrail: the final output (parsed) of `agent`. */
@@ -39,9 +37,7 @@ export interface OutputGuardrailArgs<TContext = any> {
 export interface OutputGuardrail<TContext = any> {
   readonly type: 'output';
   readonly name: string;
-  execute(
-    args: OutputGuardrailArgs<TContext>,
-  ): GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>;
+  execute(args: OutputGuardrailArgs<TContext>): MaybePromise<GuardrailFunctionOutput>;
 }
 
 /** A guardrail's recorded outcome (on `result.inputGuardrailResults` / `outputGuardrailResults`). */

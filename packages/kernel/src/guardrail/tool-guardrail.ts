@@ -6,7 +6,7 @@
  */
 import type { FunctionCallItem } from '../items/item-types.js';
 import type { AgentRef } from '../items/run-items.js';
-import type { RunContext } from '../loop/run-context.js';
+import type { MaybePromise, RunContext } from '../loop/run-context.js';
 
 export type ToolGuardrailBehavior =
   | { type: 'allow' }
@@ -34,17 +34,13 @@ export interface ToolOutputGuardrailArgs<TContext = any> extends ToolInputGuardr
 export interface ToolInputGuardrail<TContext = any> {
   readonly type: 'tool_input';
   readonly name: string;
-  execute(
-    args: ToolInputGuardrailArgs<TContext>,
-  ): ToolGuardrailOutput | Promise<ToolGuardrailOutput>;
+  execute(args: ToolInputGuardrailArgs<TContext>): MaybePromise<ToolGuardrailOutput>;
 }
 
 export interface ToolOutputGuardrail<TContext = any> {
   readonly type: 'tool_output';
   readonly name: string;
-  execute(
-    args: ToolOutputGuardrailArgs<TContext>,
-  ): ToolGuardrailOutput | Promise<ToolGuardrailOutput>;
+  execute(args: ToolOutputGuardrailArgs<TContext>): MaybePromise<ToolGuardrailOutput>;
 }
 
 /** A tool guardrail's recorded outcome. */

@@ -112,10 +112,7 @@ export function dropOrphanCalls(items: readonly Item[]): Item[] {
 }
 
 /**
- * Trims the start of a history window (e.g. the newest N session items) to a clean boundary:
- * outputs whose call is outside the window, and calls whose output is, are dropped (with a
- * reasoning item right before such a call), so the model never sees an orphan first.
+ * Trims a history window (e.g. the newest N session items) to a clean start: outputs whose
+ * call is outside it, and calls whose output is, are dropped (as `dropOrphanCalls`).
  */
-export function trimToCleanStart(items: readonly Item[]): Item[] {
-  return dropOrphanCalls(items);
-}
+export const trimToCleanStart: (items: readonly Item[]) => Item[] = dropOrphanCalls;

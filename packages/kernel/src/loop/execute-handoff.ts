@@ -9,6 +9,7 @@ import { nestHandoffHistory } from '../handoff/handoff-filters.js';
 import type { FunctionCallItem, FunctionCallOutputItem, Item } from '../items/item-types.js';
 import { runItemsToInputItems } from '../items/run-items.js';
 import type { HandoffSpanData } from '../tracing/span-types.js';
+import { callHooks } from './call-hooks.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { type AnyAgent, appendItems, outputItem, type RunRuntime } from './run-runtime.js';
 import { untilAborted } from './until-aborted.js';
@@ -46,12 +47,16 @@ export async function executeHandoff(
     call_id: call.call_id,
     output: handoffOutputText(target.name),
   };
-  const source_agent = from;
   appendItems(rt, [
-    { type: 'handoff_output_item', agent: from, raw_item, source_agent, target_agent: target },
+    {
+      type: 'handoff_output_item',
+      agent: from,
+      raw_item,
+      source_agent: from,
+      target_agent: target,
+    },
   ]);
-  if (rt.options.hooks?.onHandoff) await rt.options.hooks.onHandoff(state.context, from, target);
-  if (target.hooks?.onHandoff) await target.hooks.onHandoff(state.context, from, target);
+  await callHooks(rt, target, (hooks) => hooks.onHandoff?.(state.context, from, target));
   const { handoffInputFilter, nestHandoffHistory: nest } = rt.options;
   const filter =
     h.inputFilter ??
@@ -64,11 +69,10 @@ export async function executeHandoff(
 
 async function applyInputFilter(rt: RunRuntime, filter: HandoffInputFilter): Promise<void> {
   const { state } = rt;
-  if (state.serverConversation) {
+  if (state.serverConversation)
     throw new UserError(
       'A handoff inputFilter cannot be used with a server-managed conversation (previousResponseId / conversationId): the server owns the history.',
     );
-  }
   const base = state.modelInputOverride;
   const inputHistory: Item[] = base ? base.items.slice() : state.originalInput.slice();
   const from = base ? base.fromGeneratedIndex : 0;

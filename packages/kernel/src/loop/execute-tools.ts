@@ -1,9 +1,7 @@
 /**
- * Side effects of function calls (invariants 2, 7, 10): approval decisions, tool guardrails,
- * concurrent bounded execution with timeouts and abort, the error policy, and outputs in the
- * model's call order. A call id that already has an output is never executed again.
+ * Function calls (invariants 2, 7, 10): approvals, tool guardrails, bounded concurrency, the
+ * error policy, outputs in call order. A call id that has an output never runs again.
  */
-
 import type { FunctionToolResult } from '../agent/agent.js';
 import {
   BatonError,
@@ -26,12 +24,11 @@ import { nativeOutput } from '../tool/native-call.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
-import { invokeTool } from './invoke-tool.js';
+import { invokeTool, recordToolError } from './invoke-tool.js';
 import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
-import { recordToolError } from './tool-errors.js';
 import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
@@ -162,12 +159,8 @@ async function executeOne(
     const text = state.rejectionMessage(call.name, call.call_id) ?? DEFAULT_REJECTION_TEXT;
     return output(agent, call, text, false, tool);
   }
-  if (!tool)
-    return output(
-      agent,
-      call,
-      `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`,
-    );
+  const gone = `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`;
+  if (!tool) return output(agent, call, gone);
   const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return output(agent, call, parsed.message, false, tool);
   if (
@@ -226,12 +219,11 @@ async function executeOne(
           h.onToolError?.(state.context, agent, tool.name, call, error),
         );
       throwIfFatal(rt, tool, call, error);
-      const details = { toolName: tool.name, callId: call.call_id };
-      const text = await (tool.errorFunction ?? defaultToolErrorFunction)(
-        state.context,
-        error,
-        details,
-      );
+      const errorFn = tool.errorFunction ?? defaultToolErrorFunction;
+      const text = await errorFn(state.context, error, {
+        toolName: tool.name,
+        callId: call.call_id,
+      });
       value = text ?? defaultToolErrorFunction(state.context, error);
       failure = recordToolError(rt, tool, call, error, value as string);
     }
@@ -280,10 +272,9 @@ function throwIfFatal(
   if (ToolGuardrailTripwireTriggered.isInstance(error) || DurabilityError.isInstance(error))
     throw error;
   if (error instanceof ToolTimeoutError && tool.timeoutBehavior === 'raise') throw error;
-  if (tool.errorFunction === null) {
+  if (tool.errorFunction === null)
     throw new ToolCallError(
       `Tool "${tool.name}" (call ${call.call_id}) failed and its errorFunction is null, so the run stops.`,
       { toolName: tool.name, callId: call.call_id, cause: error },
     );
-  }
 }

@@ -1,9 +1,7 @@
 /**
- * Approval requests of hosted tools (OpenAI Responses `mcp_approval_request`): the server runs
- * a hosted MCP call only after an `mcp_approval_response` for it. A request is answered from
- * the run's decisions (`state.approve` / `reject`, by the request's tool `name` and `id`), else
- * by the hosted tool's `onApproval` callback, else the run pauses with a `tool_approval_item`.
- * Each request is answered exactly once, also across pauses and resumes.
+ * Hosted-tool approval requests (Responses `mcp_approval_request`), each answered once with an
+ * `mcp_approval_response`: from the run's decisions (by the request's `name` and `id`), else the
+ * hosted tool's `onApproval`, else the run pauses with a `tool_approval_item`.
  */
 import type { HostedItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';

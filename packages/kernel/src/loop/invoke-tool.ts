@@ -1,6 +1,7 @@
 /**
  * Invoking one tool: its `details` (idempotency key, attempt, abort signal), the timeout, the
- * span scope for user code, the runner an agent used as a tool needs, and the durability wrap.
+ * span scope for user code, the runner an agent used as a tool needs, the durability wrap; and
+ * what the developer sees of its error.
  */
 import { type AgentToolRunner, RUN_AGENT_TOOL } from '../agent/as-tool.js';
 import { ToolTimeoutError } from '../errors/errors.js';
@@ -40,19 +41,9 @@ export async function invokeTool(
     return Promise.resolve(tool.execute(args, state.context, details));
   };
   const wrap = rt.options.durability?.wrapToolCall;
-  const wrapped = wrap
-    ? () =>
-        wrap(
-          {
-            runId: state.runId,
-            callId: call.call_id,
-            toolName: tool.name,
-            effect: tool.effect,
-            approved,
-          },
-          run,
-        )
-    : () => run();
+  const { runId } = state;
+  const key = { runId, callId: call.call_id, toolName: tool.name, effect: tool.effect, approved };
+  const wrapped = wrap ? () => wrap(key, run) : () => run();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const scoped = () =>
@@ -72,4 +63,31 @@ export async function invokeTool(
     if (timer) clearTimeout(timer);
     unlink();
   }
+}
+
+type Env = { process?: { env?: Record<string, string | undefined> } };
+
+/**
+ * What the developer sees of a tool error the model saw only as text (invariant 7): the run's
+ * `logger` (or `console` with `BATON_DEBUG` set) and the function span's error data — the class
+ * always, the message and stack when the run includes sensitive data.
+ */
+export function recordToolError(
+  rt: RunRuntime,
+  tool: FunctionTool,
+  call: FunctionCallItem,
+  error: unknown,
+  text: string,
+): { message: string; data: Record<string, unknown> } {
+  const debug = (globalThis as Env).process?.env?.BATON_DEBUG;
+  const logger = rt.options.logger ?? (debug && !/^(0|false)$/i.test(debug) ? console : undefined);
+  logger?.warn(
+    `[baton] tool "${tool.name}" (call ${call.call_id}) failed; the model was shown: ${JSON.stringify(text)}. The error:`,
+    error,
+  );
+  const real = error instanceof Error ? error : undefined;
+  const data: Record<string, unknown> = { type: real ? real.constructor.name : typeof error };
+  if (rt.tracer?.includeSensitiveData)
+    Object.assign(data, { message: real ? real.message : String(error), stack: real?.stack });
+  return { message: text, data };
 }

@@ -74,9 +74,7 @@ export function processResponse(
         items.push({ type: 'reasoning_item', agent, raw_item: item });
         break;
       case 'function_call': {
-        // A missing or already used call id (some OpenAI-compatible servers send none, or the
-        // same one every turn) gets the deterministic id t{turn}.{index}: every call is run and
-        // answered exactly once (invariants 2 and 5).
+        // Some servers send no call id, or one per turn: every call is answered once (inv. 2, 5).
         if (!item.call_id || claimCallId(rt, item.call_id)) {
           item = { ...item, call_id: `t${rt.state.currentTurn}.${index}` };
           claimCallId(rt, item.call_id);
@@ -90,12 +88,11 @@ export function processResponse(
           items.push({ type: 'tool_call_item', agent, raw_item: call });
           pending.functionCalls.push(call);
         } else {
-          if ((rt.options.toolNotFound ?? 'raise') === 'raise') {
+          if ((rt.options.toolNotFound ?? 'raise') === 'raise')
             throw new ModelBehaviorError(
               `The model called tool "${call.name}", which agent "${agent.name}" does not have. Check the agent's tools, or run with toolNotFound: 'return_error_to_model'.`,
               { toolName: call.name },
             );
-          }
           items.push({ type: 'tool_call_item', agent, raw_item: call });
           immediateOutputs.push(outputItem(agent, call.call_id, toolNotFoundText(call.name, plan)));
         }

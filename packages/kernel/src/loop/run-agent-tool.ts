@@ -1,10 +1,7 @@
 /**
- * Running an agent used as a tool (`agent.asTool()`) for one call of a parent run. The nested
- * run inherits the parent's options a user expects to flow down, shares the caller's context
- * object, has a deterministic run id (`<runId>.<callId>`, so a durable journal survives a
- * crash), adds its usage to the parent's, and forwards its events to the parent's stream. A
- * pause or a failure of the nested run stops the call with a `NestedRunStop`: the parent then
- * pauses too, or fails with the nested error.
+ * Running an agent used as a tool for one parent call: inherited options, the caller's context,
+ * run id `<runId>.<callId>` (stable for durable journals), usage added to the parent's, events
+ * forwarded. A pause or failure stops the call with a `NestedRunStop` (the parent pauses/fails).
  */
 import type { AgentToolRequest } from '../agent/as-tool.js';
 import type { FunctionCallItem } from '../items/item-types.js';

@@ -1,5 +1,8 @@
 import { emptyUsage, type Usage } from '../model/usage.js';
 
+/** A value, or a promise of it (what user callbacks may return). */
+export type MaybePromise<T> = T | Promise<T>;
+
 /**
  * What tools, guardrails, hooks and dynamic instructions receive about the run. `context` is
  * the caller's object, passed by reference and **never sent to the model** (invariant 6).

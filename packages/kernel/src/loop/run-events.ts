@@ -1,7 +1,6 @@
 /**
- * Stream events of a run (`stream: true`), shapes as in the OpenAI Agents SDK. The
- * non-streaming run consumes the same events, so both modes produce the same items. `A` is the
- * agent type (a `StreamedRunResult` yields `Agent`s).
+ * Stream events of a run (`stream: true`), shapes as in the OpenAI Agents SDK; the non-streaming
+ * run consumes the same events. `A` is the agent type (a `StreamedRunResult` yields `Agent`s).
  */
 import type { AgentRef, RunItem } from '../items/run-items.js';
 import type { ModelStreamEvent } from '../model/model.js';

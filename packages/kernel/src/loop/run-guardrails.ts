@@ -25,11 +25,10 @@ async function runOne(
   );
   try {
     const output = await untilAborted(Promise.resolve(guardrail.execute(args)), rt.signal);
-    if (!output || typeof output.tripwireTriggered !== 'boolean') {
+    if (!output || typeof output.tripwireTriggered !== 'boolean')
       throw new UserError(
         `Guardrail "${guardrail.name}" must return { tripwireTriggered: boolean, outputInfo? } (got ${JSON.stringify(output) ?? String(output)}).`,
       );
-    }
     if (span) {
       span.data.triggered = output.tripwireTriggered;
       rt.tracer!.endSpan(span);

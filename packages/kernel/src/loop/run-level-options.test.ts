@@ -10,11 +10,18 @@ import {
   UserError,
 } from '../errors/errors.js';
 import { inputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
-import { handoff } from '../handoff/handoff.js';
-import { removeAllTools } from '../handoff/handoff-filters.js';
+import { type HandoffInputFilter, handoff } from '../handoff/handoff.js';
 import type { Item, MessageItem } from '../items/item-types.js';
 import { tool } from '../tool/tool.js';
 import type { RunOptions } from './run-options.js';
+
+/** A filter that keeps only the messages of the input history. */
+const messagesOnly: HandoffInputFilter = (d) => ({
+  ...d,
+  inputHistory: d.inputHistory.filter((i) => i.type === 'message'),
+  preHandoffItems: [],
+  newItems: [],
+});
 
 const refusal = (text: string): MessageItem => ({
   type: 'message',
@@ -100,7 +107,7 @@ for (const stream of [false, true]) {
 
   describe(`run-level handoff defaults (${mode})`, () => {
     it('handoffInputFilter applies to handoffs without a filter of their own; a handoff filter wins', async () => {
-      const options: RunOptions = { handoffInputFilter: removeAllTools };
+      const options: RunOptions = { handoffInputFilter: messagesOnly };
       const b = desk('B');
       await runMode(() => ({ agent: b.a, input: 'hello', options }), stream);
       expect(b.seen.B).toEqual([{ type: 'message', role: 'user', content: 'hello' }]);

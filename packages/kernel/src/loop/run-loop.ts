@@ -2,17 +2,15 @@
  * The run loop — wiring only: dispatch on `NextStep` until a final output or an interruption,
  * with the agent spans, the max-turns rule, and cleanup on every exit path.
  */
-
 import type { RunOutcome } from '../capability/capability.js';
 import { BatonError, MaxTurnsExceededError, RunAbortedError } from '../errors/errors.js';
-import { dropOrphanCalls } from '../items/item-helpers.js';
-import { runItemsToInputItems } from '../items/run-items.js';
 import type { AgentSpanData, SpanInterruption } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { teardownAgents } from './prepare-turn.js';
 import { handledOutput } from './resolve-turn.js';
 import { toAbortError } from './retry.js';
 import { runOutputGuardrails } from './run-guardrails.js';
+import { replayableHistory } from './run-result.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 import { runTurn } from './run-turn.js';
 import { saveNewItemsToSession } from './session-io.js';
@@ -47,14 +45,6 @@ function endSpans(rt: RunRuntime, error?: { message: string }): void {
   if (rt.agentSpan) rt.tracer.endSpan(rt.agentSpan, error);
   rt.turnSpan = undefined;
   rt.agentSpan = undefined;
-}
-
-/** The replayable history of the run so far: no function call without its output. */
-export function replayableHistory(rt: RunRuntime) {
-  return dropOrphanCalls([
-    ...rt.state.originalInput,
-    ...runItemsToInputItems(rt.state.generatedItems),
-  ]);
 }
 
 /** Drives the run to a final output or an interruption, emitting its stream events. */
@@ -116,7 +106,7 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
     // Every Baton error carries the state it stopped in (resumable after e.g. a model outage).
     if (BatonError.isInstance(final)) (final as { state?: unknown }).state ??= state;
     if (final instanceof MaxTurnsExceededError || final instanceof RunAbortedError)
-      final.history = replayableHistory(rt);
+      final.history = replayableHistory(state);
     throw final;
   } finally {
     endSpans(rt, failure);

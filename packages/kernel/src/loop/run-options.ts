@@ -71,6 +71,12 @@ export interface RunLogger {
   warn(message: string, ...details: unknown[]): void;
 }
 
+/** An error handler: the final output to end the run with instead of the error. */
+type OutputHandler<TContext, TInfo> = (
+  ctx: RunContext<TContext>,
+  info: TInfo,
+) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+
 export interface RunOptions<TContext = any> {
   /**
    * The caller's context object, of the starting agent's context type; given to tools,
@@ -102,26 +108,17 @@ export interface RunOptions<TContext = any> {
   maxToolConcurrency?: number;
   /** Model-call retries (retryable errors only). Default 2 retries, exponential backoff. */
   retry?: RetryOptions;
-  /** Turn some run errors into a final output instead. */
+  /** Turn some run errors into a final output: each returns `{ finalOutput }`. */
   errorHandlers?: {
-    /** Produces a final output instead of `MaxTurnsExceededError`. */
-    maxTurns?: (
-      ctx: RunContext<TContext>,
-      info: { maxTurns: number },
-    ) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
-    /** Produces a final output instead of `ModelBehaviorError` for invalid structured output. */
-    invalidFinalOutput?: (
-      ctx: RunContext<TContext>,
-      info: { rawText: string; message: string },
-    ) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+    /** Instead of `MaxTurnsExceededError`. */
+    maxTurns?: OutputHandler<TContext, { maxTurns: number }>;
+    /** Instead of `ModelBehaviorError` for invalid structured output. */
+    invalidFinalOutput?: OutputHandler<TContext, { rawText: string; message: string }>;
     /**
-     * Produces the final output when the model refuses (its last message holds only a `refusal`
-     * part): instead of `ModelBehaviorError` for a structured output, instead of `''` for text.
+     * When the model refuses (its last message holds only a `refusal` part): instead of
+     * `ModelBehaviorError` for a structured output, instead of `''` for text.
      */
-    modelRefusal?: (
-      ctx: RunContext<TContext>,
-      info: { refusal: string },
-    ) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+    modelRefusal?: OutputHandler<TContext, { refusal: string }>;
   };
   /** Input guardrails for the run, after the starting agent's own (same rules: first turn only). */
   inputGuardrails?: InputGuardrail<TContext>[];
@@ -130,9 +127,8 @@ export interface RunOptions<TContext = any> {
   /** Input filter of every handoff that has none of its own. */
   handoffInputFilter?: HandoffInputFilter;
   /**
-   * Fold the history into one summary message at each handoff that has no input filter (as
-   * `nestHandoffHistory()`). Default false. Skipped in a server-managed conversation (the
-   * server owns the history).
+   * Fold the history into one summary message at each handoff without an input filter (as
+   * `nestHandoffHistory()`). Default false; skipped in a server-managed conversation.
    */
   nestHandoffHistory?: boolean;
   /** Lifecycle hooks for every agent of the run (before each agent's own `hooks`). */
@@ -158,10 +154,9 @@ export interface RunOptions<TContext = any> {
   /** Combines the session history and the new input into the first model input. */
   sessionInputCallback?: SessionInputCallback;
   /**
-   * Tracing for this run. Default: on when processors are registered, with sensitive data
-   * (model input/output, tool arguments and results, tool error details) included; each
-   * processor decides what it exports (the OTel one only with `captureContent`); set
-   * `includeSensitiveData: false` to keep content off all spans.
+   * Tracing for this run. Default: on when processors are registered, sensitive data (model and
+   * tool inputs/outputs, tool error details) included, each processor deciding what it exports
+   * (OTel only with `captureContent`); `includeSensitiveData: false` keeps content off all spans.
    */
   tracing?: { disabled?: boolean; includeSensitiveData?: boolean };
   /** The trace's name. Default `'Agent workflow'` (or the resumed state's). */

@@ -20,14 +20,17 @@ import type { RunStreamEvent } from './run-events.js';
 
 type AnyAgent = Agent<any, any>;
 
+/** The replayable history of a run so far: input plus generated items, no call without output. */
+export function replayableHistory(state: RunState<any, AnyAgent>): Item[] {
+  return dropOrphanCalls([...state.originalInput, ...runItemsToInputItems(state.generatedItems)]);
+}
+
 /** Shared read-only view of a run's state. */
 export class RunResultBase<TContext = any, TAgent extends AnyAgent = AnyAgent> {
-  /** The resumable state (pass it back to `run()` after deciding approvals). */
-  readonly state: RunState<TContext, TAgent>;
-
-  constructor(state: RunState<TContext, TAgent>) {
-    this.state = state;
-  }
+  constructor(
+    /** The resumable state (pass it back to `run()` after deciding approvals). */
+    readonly state: RunState<TContext, TAgent>,
+  ) {}
 
   /** The final output (parsed for the last agent's `outputType`), `undefined` if interrupted. */
   get finalOutput():
@@ -48,10 +51,7 @@ export class RunResultBase<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    * without its output (a paused, aborted or cancelled turn) is left out (invariant 5).
    */
   get history(): Item[] {
-    return dropOrphanCalls([
-      ...this.state.originalInput,
-      ...runItemsToInputItems(this.state.generatedItems),
-    ]);
+    return replayableHistory(this.state);
   }
   /** Same as `history`. */
   toInputList(): Item[] {
@@ -96,14 +96,12 @@ export class RunResult<TContext = any, TAgent extends AnyAgent = AnyAgent> exten
 > {}
 
 /**
- * The result of `run(..., { stream: true })`: iterate it for events; `completed` resolves when
- * the run is done (rejects with the run's error). The run proceeds whether or not events are
- * consumed; events are buffered for a late consumer. Iterate once. Leaving the `for await` loop
- * early (`break`, `return`, a throw) or calling `cancel()` stops the run.
+ * The result of `run(..., { stream: true })`: iterate it (once) for events; `completed` resolves
+ * when the run is done, or rejects with its error. The run proceeds whether or not events are
+ * consumed (they are buffered). Leaving the `for await` loop early or `cancel()` stops the run.
  *
- * A failure nobody observes is not lost: when the run fails and neither the iteration throws the
- * error to its consumer nor `completed` is awaited (or given a handler), `completed` rejects
- * unhandled — Node.js reports it and, by default, exits with code 1, as for any promise.
+ * A failure nobody observes (not thrown to an iteration, `completed` neither awaited nor given a
+ * handler) makes `completed` reject unhandled, as for any promise (Node.js exits with code 1).
  */
 export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgent>
   extends RunResultBase<TContext, TAgent>
@@ -190,11 +188,10 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
    * iterating) throws `UserError`, since events are handed out as they are consumed.
    */
   [Symbol.asyncIterator](): AsyncIterator<RunStreamEvent<AnyAgent>> {
-    if (this.iterated) {
+    if (this.iterated)
       throw new UserError(
         'A StreamedRunResult can be iterated once (its events are consumed as they are read); keep the events you need from the first loop.',
       );
-    }
     this.iterated = true;
     return this.events();
   }

@@ -36,11 +36,10 @@ export type ToolCallOutcome =
   | { type: 'approval'; items: ToolApprovalRunItem<AnyAgent>[] };
 
 /**
- * Runs one call as a turn of `run()` would: arguments parsed and validated (invalid ones become a
- * model-visible error output), approval (`state.isApproved`, else `needsApproval` → an approval
- * outcome: decide with `state.approve`/`reject` and call again), tool guardrails, hooks, the
- * timeout, abort, the error policy and the `function` span. An unknown tool name becomes an
- * error output naming it.
+ * Runs one call as a turn of `run()` would: arguments validated (invalid: an error output),
+ * approval (`state.isApproved`, else `needsApproval` → an approval outcome: decide with
+ * `state.approve`/`reject` and call again), tool guardrails, hooks, timeout, abort, the error
+ * policy and the `function` span. An unknown tool name becomes an error output naming it.
  * @throws like a run: `RunAbortedError`, `ToolCallError` (`errorFunction: null`), a raising
  *   `ToolTimeoutError`, `ToolGuardrailTripwireTriggered`, or what a hook throws.
  */

@@ -1,7 +1,6 @@
 /**
- * `run()`, `runStep()` and `Runner`: the entry points. One loop serves both modes: it emits the
- * same events either way; the streaming result hands them to its consumer, the non-streaming
- * run discards them.
+ * `run()`, `runStep()` and `Runner`: the entry points. One loop serves both modes; only the
+ * streaming result hands its events to a consumer.
  */
 import type { Agent } from '../agent/agent.js';
 import { UserError } from '../errors/errors.js';
@@ -32,15 +31,11 @@ async function start(
 /** The context type of an agent (`any` for an agent declared without one). */
 export type ContextOf<TAgent> = TAgent extends Agent<infer C, any> ? C : any;
 
-/**
- * Options of `run()` for `agent` (its context type) and stream mode `S`. One signature, no
- * overloads: a misspelt option gets TypeScript's "Did you mean …?" in both modes.
- */
+/** Options of `run()` for `agent` (its context type) and stream mode `S` (no overloads). */
 export type RunOptionsFor<TAgent, S extends boolean = boolean> = RunOptions<ContextOf<TAgent>> & {
   /**
-   * `true`: return a `StreamedRunResult` at once — iterate it for the run's events, await
-   * `completed` for the end. Default `false`: a `RunResult` once the run is done. Same loop,
-   * same items, hooks and errors either way.
+   * `true`: return a `StreamedRunResult` at once (iterate it for events, await `completed`).
+   * Default `false`: a `RunResult` once the run is done. Same items, hooks and errors either way.
    */
   stream?: S;
 };
@@ -90,17 +85,13 @@ export async function run(
     return result;
   }
   const rt = await start(agent, input, options, stream);
-  // The same loop; its events go nowhere (the streaming run hands them to the consumer).
   await runLoop(rt);
   return new RunResult(rt.state);
 }
 
 /** Holds default run options; `runner.run(agent, input, options)` merges them under `options`. */
 export class Runner<TContext = any> {
-  readonly defaults: RunOptions<TContext>;
-  constructor(defaults: RunOptions<TContext> = {}) {
-    this.defaults = defaults;
-  }
+  constructor(readonly defaults: RunOptions<TContext> = {}) {}
   /** `run()` with this runner's defaults under `options`. */
   run<TAgent extends AnyAgent, S extends boolean = false>(
     agent: TAgent,
@@ -120,11 +111,10 @@ export interface StepOutcome<TContext = any, TAgent extends AnyAgent = AnyAgent>
 }
 
 /**
- * The step function: runs exactly one turn (one model call → tools → NextStep) of `agent` on
- * `input` (or resumes a paused turn of a `RunState` without a model call). `run()` is this
- * step applied until a final output or an interruption; durable drivers call it once per job.
- * Same options and errors as `run()` (non-streaming); `observe.onEvent` receives the turn's
- * stream events (item created, agent updated; no model deltas in non-streaming mode).
+ * Runs exactly one turn (model call → tools → NextStep) of `agent` on `input`, or resumes a
+ * paused turn of a `RunState` without a model call; `run()` repeats it, durable drivers call it
+ * once per job. Options and errors as `run()` (non-streaming); `observe.onEvent` gets the turn's
+ * stream events (no model deltas).
  */
 export async function runStep<TAgent extends AnyAgent>(
   agent: TAgent,

@@ -5,7 +5,6 @@ import { runMode } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { UserError } from '../errors/errors.js';
 import { handoff } from '../handoff/handoff.js';
-import { removeAllTools } from '../handoff/handoff-filters.js';
 import { RunState } from '../run-state/run-state.js';
 import { tool } from '../tool/tool.js';
 import { run } from './run.js';
@@ -51,7 +50,7 @@ describe('server-managed conversations', () => {
     const m = new ScriptedModel([[fc('transfer_to_b', {}, 'h1')]]);
     const a = new Agent({
       name: 'A',
-      handoffs: [handoff(b, { inputFilter: removeAllTools })],
+      handoffs: [handoff(b, { inputFilter: (data) => data })],
       model: m,
     });
     await expect(run(a, 'x', { conversationId: 'conv_1' })).rejects.toBeInstanceOf(UserError);

@@ -1,9 +1,8 @@
 import { toAbortError } from './retry.js';
 
 /**
- * Settles like `promise`, but rejects with the run's abort error as soon as `signal` aborts —
- * so user code that ignores the signal (a tool, a guardrail, a model) cannot hang an aborted
- * run. The abandoned promise keeps running; its result is ignored.
+ * Settles like `promise`, but rejects with the abort error as soon as `signal` aborts, so user
+ * code that ignores the signal cannot hang an aborted run (its late result is ignored).
  */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;

@@ -2,7 +2,7 @@
  * The `Model` v1 contract: what a provider plugin implements. A change to these shapes is a new
  * version beside this one, never an edit in place.
  */
-import type { FunctionCallItem, Item, ReasoningItem } from '../items/item-types.js';
+import type { Item } from '../items/item-types.js';
 import type { Usage } from './usage.js';
 
 /** A JSON Schema object (draft 2020-12 subset as accepted by the model APIs). */
@@ -65,21 +65,18 @@ export interface ModelSettings {
   include?: string[];
   truncation?: 'auto' | 'disabled';
   /**
-   * Wall-clock limit of one model call attempt, in milliseconds (the kernel enforces it; the
-   * provider ignores it). A call past it fails with a retryable `ModelCallError` (code
-   * `'timeout'`), retried by the run's retry policy. Default: none.
+   * Wall-clock limit of one call attempt in ms (kernel-enforced): past it, a retryable
+   * `ModelCallError` (code `'timeout'`) for the run's retry policy. Default: none.
    */
   timeoutMs?: number;
   /**
-   * Longest wait for the next stream event of a streamed call, in milliseconds (kernel-enforced).
-   * A stalled stream fails with a retryable `ModelCallError` (code `'stream_idle_timeout'`); it
-   * is retried only while no output was streamed. Default: none.
+   * Longest wait for the next event of a streamed call in ms (kernel-enforced): past it, a
+   * `ModelCallError` (code `'stream_idle_timeout'`), retried only while nothing streamed yet.
    */
   streamIdleTimeoutMs?: number;
   /**
-   * Server-side compaction: the provider compacts the context on its side once the rendered
-   * input passes `compactThreshold` tokens (OpenAI Responses `context_management`). Providers
-   * without it ignore it.
+   * Server-side compaction once the input passes `compactThreshold` tokens (OpenAI Responses
+   * `context_management`); other providers ignore it.
    */
   contextManagement?: { compactThreshold?: number };
   /** Provider-specific request fields, keyed by provider id: `{ openai: { … } }`. */
@@ -161,19 +158,16 @@ export interface RetryAdvice {
   retry: boolean;
   delayMs?: number;
   /**
-   * Whether sending the same request again cannot repeat work the server already did: `true`
-   * when the failure shows the server did not take the request (connection refused, HTTP
-   * 429/5xx before any response id), `false` when it may have (a timeout or a connection cut
-   * after the request was sent). A request chained to server state (`previousResponseId` /
-   * `conversationId`) is retried only when this is not `false`. Default: unknown (`undefined`),
-   * treated as safe unless the stream already carried a response id. Optional, so Model v1
-   * implementations without it stay valid.
+   * Whether resending cannot repeat work the server did: `true` when it surely did not take the
+   * request (connection refused, 429/5xx before any response id), `false` when it may have (a
+   * timeout, a connection cut after sending). A request chained to server state
+   * (`previousResponseId` / `conversationId`) is retried only when this is not `false`. Default
+   * `undefined`: safe unless the stream already carried a response id.
    */
   replaySafe?: boolean;
 }
 
-/** Where a model is served, as the GenAI semantic conventions name it: `gen_ai.provider.name`
- * (`'openai'`, `'anthropic'`, `'azure.ai.openai'`, …), `server.address`, `server.port`. */
+/** Where a model is served (GenAI `gen_ai.provider.name`, `server.address`, `server.port`). */
 export interface ModelEndpoint {
   providerName?: string;
   serverAddress?: string;
@@ -206,5 +200,3 @@ export interface Model {
 export interface ModelProvider {
   getModel(modelName?: string): Model | Promise<Model>;
 }
-
-export type { FunctionCallItem, ReasoningItem };

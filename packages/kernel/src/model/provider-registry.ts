@@ -16,11 +16,10 @@ export function createProviderRegistry(
   if (names.length === 0)
     throw new UserError('createProviderRegistry needs at least one provider.');
   const fallback = options.defaultProvider ?? names[0];
-  if (!providers[fallback]) {
+  if (!providers[fallback])
     throw new UserError(
       `Default provider "${fallback}" is not registered (registered: ${names.join(', ')}).`,
     );
-  }
   return {
     getModel(modelName?: string): Model | Promise<Model> {
       if (!modelName) return providers[fallback].getModel(undefined);
@@ -29,11 +28,10 @@ export function createProviderRegistry(
         const prefix = modelName.slice(0, colon);
         const provider = providers[prefix];
         if (provider) return provider.getModel(modelName.slice(colon + 1));
-        if (/^[a-z][a-z0-9_-]*$/.test(prefix) && !modelName.includes('/')) {
+        if (/^[a-z][a-z0-9_-]*$/.test(prefix) && !modelName.includes('/'))
           throw new UserError(
             `No model provider registered for prefix "${prefix}" in "${modelName}". Registered: ${names.join(', ')}.`,
           );
-        }
       }
       return providers[fallback].getModel(modelName);
     },

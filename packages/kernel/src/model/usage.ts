@@ -29,12 +29,7 @@ export function emptyUsage(): Usage {
 /** Adds `b` into `a` in place and returns `a`. Missing fields of `b` count as zero. */
 export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   if (!b) return a;
-  a.requests += b.requests ?? 0;
-  a.inputTokens += b.inputTokens ?? 0;
-  a.outputTokens += b.outputTokens ?? 0;
-  a.totalTokens += b.totalTokens ?? (b.inputTokens ?? 0) + (b.outputTokens ?? 0);
-  a.cachedInputTokens += b.cachedInputTokens ?? 0;
-  a.cacheCreationInputTokens += b.cacheCreationInputTokens ?? 0;
-  a.reasoningTokens += b.reasoningTokens ?? 0;
+  for (const key of Object.keys(emptyUsage()) as (keyof Usage)[]) a[key] += b[key] ?? 0;
+  if (b.totalTokens === undefined) a.totalTokens += (b.inputTokens ?? 0) + (b.outputTokens ?? 0);
   return a;
 }

@@ -1,9 +1,4 @@
-/**
- * Approval decisions of a run, per tool name: "always" decisions and per-call ones. A decision
- * made for one call wins over an "always" decision of its tool, in whatever order they were
- * made (a call a person rejected never runs); "always" decides only the calls nobody decided.
- */
-
+/** Approval decisions of a run per tool name, "always" and per call (see `RunState.isApproved`). */
 import type { SerializedRunStateV1 } from './run-state-schema.js';
 
 /**
@@ -20,7 +15,7 @@ function recordOf(records: ApprovalRecords, toolName: string): ToolApprovalRecor
   return Object.hasOwn(records, toolName) ? records[toolName] : undefined;
 }
 
-/** `true` approved, `false` rejected, `undefined` undecided. */
+/** `true` approved, `false` rejected, `undefined` undecided; a per-call decision wins. */
 export function approvalDecision(
   records: ApprovalRecords,
   toolName: string,

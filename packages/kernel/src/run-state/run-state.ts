@@ -75,22 +75,19 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   sessionSavedCount = 0;
   inputSavedToSession = false;
   /**
-   * A session append recorded before it was attempted and not yet confirmed (a new run's input
-   * from the start): a resume sends it first, with the same `appendId`. `upTo`: the
-   * `sessionSavedCount` it completes (absent: the input).
+   * A session append recorded before it was attempted, not yet confirmed: a resume sends it
+   * first, with the same `appendId`. `upTo`: the `sessionSavedCount` it completes (absent: input).
    */
   pendingSessionWrite?: { appendId: string; items: Item[]; upTo?: number };
   /**
-   * The `sessionId` of the session the run started with, `null` for none; `undefined` when not
-   * known yet (a state from `RunState.create` or an older kernel). A resume with another session
-   * (or none) is refused unless the run option `allowSessionChange` is set.
+   * The `sessionId` the run started with (`null`: none; `undefined`: not known yet). A resume
+   * with another session (or none) is refused unless the run option `allowSessionChange` is set.
    */
   sessionId?: string | null;
   /**
-   * How many times a run resumed this state (incremented when the resume starts). A store that
-   * keeps states should claim the generation before resuming one: replace its stored generation
-   * `g` (this field of the loaded state) by `g + 1` atomically (compare-and-set) and refuse a
-   * state whose `g` is below the stored one — it was already resumed (see run-state-versions.md).
+   * How many times a run resumed this state (incremented as the resume starts). A store should
+   * claim it before resuming: compare-and-set its stored `g` (this field) to `g + 1`, and refuse
+   * a state whose `g` is below the stored one: it was resumed already (run-state-versions.md).
    */
   resumeGeneration = 0;
   trace?: TraceInfo;
@@ -135,10 +132,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     return this.interruptions.slice();
   }
 
-  /**
-   * Approves a pending call (`always`: also every later call of this tool that nobody decided
-   * one by one).
-   */
+  /** Approves a pending call (`always`: also every later call of this tool nobody decided). */
   approve(item: ToolApprovalRunItem<AnyAgent>, options: { always?: boolean } = {}): void {
     this.decide(item, true, options.always ?? false, undefined);
   }
@@ -185,18 +179,16 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     }
     const own = (i: ToolApprovalRunItem) =>
       i.path.length === 0 && i.call_id === item.call_id && i.tool_name === item.tool_name;
-    if (!this.interruptions.some(own)) {
+    if (!this.interruptions.some(own))
       throw new UserError(
         `Call ${item.call_id} (${item.tool_name}) is not waiting for a decision in this RunState; take the item from this state's getInterruptions().`,
       );
-    }
     const decision = { toolName: item.tool_name, callId: item.call_id, approved, always };
     recordDecision(this.approvals, decision, message);
   }
 
-  /** Plain JSON (agents by name). Carries `schemaVersion`. */
+  /** Plain JSON: agents by name, run items and nested states serialized; has `schemaVersion`. */
   toJSON(): SerializedRunStateV1 {
-    // Every data field as is, except agents (by name), run items, responses and nested states.
     const {
       startingAgent,
       currentAgent,
@@ -274,12 +266,10 @@ function restore(
 ): RunState<any, any> {
   const agentNamed = (name: string): AnyAgent => {
     const a = agents.get(name);
-    if (!a) {
-      throw new UserError(
-        `RunState refers to agent "${name}", which is not reachable from starting agent "${rootName}" (known: ${[...agents.keys()].join(', ')}).`,
-      );
-    }
-    return a;
+    if (a) return a;
+    throw new UserError(
+      `RunState refers to agent "${name}", which is not reachable from starting agent "${rootName}" (known: ${[...agents.keys()].join(', ')}).`,
+    );
   };
   const {
     schemaVersion: _version,

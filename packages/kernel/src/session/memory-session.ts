@@ -5,8 +5,7 @@ let counter = 0;
 
 /**
  * An in-process `Session` (v2; the default) with history rewrite v1 (see `@baton/memory`).
- * Items live in an array; nothing is persisted.
- * Items are stored by reference; callers must not mutate items after adding them.
+ * Items live in an array, by reference (do not mutate them after adding); nothing is persisted.
  */
 export class MemorySession implements SessionV2 {
   readonly specificationVersion = 'v2' as const;

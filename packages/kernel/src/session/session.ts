@@ -19,22 +19,19 @@ export interface Session {
 /** Options of a `Session` v2 `addItems` call. */
 export interface AddItemsOptions {
   /**
-   * Idempotency key of this append (any non-empty string). The first call with an id stores its
-   * items; every later call with the same id on the same session id — from any process, also
-   * with other items — stores nothing and resolves. So a call whose outcome is unknown (a lost
-   * reply, a timeout) can be sent again. The run loop's ids are
-   * `<runId>:t<turn>:input` (the run's new input) and `<runId>:t<turn>:items:<from>-<to>`
-   * (run items `from`…`to - 1`, by index in `state.generatedItems`); a failed append is retried
-   * on resume with its recorded id. Give every run its own `runId`.
+   * Idempotency key of this append (non-empty). The first call with an id stores its items; any
+   * later call with that id on the same session id (any process, any items) stores nothing and
+   * resolves, so a call with an unknown outcome can be sent again. The loop's ids are
+   * `<runId>:t<turn>:input` and `<runId>:t<turn>:items:<from>-<to>` (indexes in
+   * `state.generatedItems`), retried on resume with the recorded id. Give each run its own `runId`.
    */
   appendId?: string;
 }
 
 /**
- * The `Session` v2 contract: v1 plus idempotent appends (`addItems(items, { appendId })`).
- * The run loop tells the versions apart by `specificationVersion` and calls a v1 session's
- * `addItems(items)` with one argument, as before. Applied ids are kept as long as the items
- * (`popItem` keeps them; `clearSession` forgets them with the items).
+ * The `Session` v2 contract: v1 plus idempotent appends (`addItems(items, { appendId })`); the
+ * loop tells it by `specificationVersion` (a v1 session gets one argument). Applied ids live as
+ * long as the items (`popItem` keeps them; `clearSession` forgets them).
  */
 export interface SessionV2 extends Session {
   readonly specificationVersion: 'v2';

@@ -9,16 +9,8 @@ import type { JsonSchema } from '../model/model.js';
 /** Raised internally when a schema cannot be made strict; `reason` says why. */
 export class NotStrictCompatible extends Error {}
 
-const UNSUPPORTED = [
-  'allOf',
-  'not',
-  'if',
-  'then',
-  'else',
-  'patternProperties',
-  'dependentSchemas',
-  'unevaluatedProperties',
-];
+const UNSUPPORTED =
+  'allOf not if then else patternProperties dependentSchemas unevaluatedProperties';
 
 function nullable(schema: JsonSchema): JsonSchema {
   const type = schema.type;
@@ -47,11 +39,10 @@ function convert(schema: unknown, path: string): JsonSchema {
   if (schema === false || typeof schema !== 'object' || schema === null)
     throw new NotStrictCompatible(`${path} is not a schema`);
   const s = schema as JsonSchema;
-  for (const key of UNSUPPORTED) {
-    if (key in s) {
-      if (key === 'allOf' && Array.isArray(s.allOf) && s.allOf.length === 1) continue;
-      throw new NotStrictCompatible(`${path} uses "${key}"`);
-    }
+  for (const key of UNSUPPORTED.split(' ')) {
+    if (!(key in s) || (key === 'allOf' && Array.isArray(s.allOf) && s.allOf.length === 1))
+      continue;
+    throw new NotStrictCompatible(`${path} uses "${key}"`);
   }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(s)) {

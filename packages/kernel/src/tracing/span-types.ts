@@ -21,10 +21,7 @@ export interface AgentSpanData {
   tools?: string[];
   handoffs?: string[];
   outputType?: string;
-  /**
-   * Set when the run paused in this agent's turn: the tool calls waiting for approval (the
-   * run's `interruptions`; `arguments` only with sensitive data). Absent otherwise.
-   */
+  /** The calls a run paused in this agent waits on (`arguments` only with sensitive data). */
   interruptions?: SpanInterruption[];
 }
 /** A tool call a paused run waits on; `path` leads through agent-as-tool calls (`call_id`s). */

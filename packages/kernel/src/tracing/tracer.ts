@@ -11,19 +11,11 @@ import type { Span, SpanData, Trace, TracingProcessor } from './span-types.js';
  * isolated). `startSpan(data, parent)` / `endSpan(span, error?)`; a span ends once.
  */
 export class Tracer {
-  readonly trace: Trace;
-  readonly includeSensitiveData: boolean;
-  private readonly processors: readonly TracingProcessor[];
-
   constructor(
-    trace: Trace,
-    processors: readonly TracingProcessor[],
-    includeSensitiveData: boolean,
-  ) {
-    this.trace = trace;
-    this.processors = processors;
-    this.includeSensitiveData = includeSensitiveData;
-  }
+    readonly trace: Trace,
+    private readonly processors: readonly TracingProcessor[],
+    readonly includeSensitiveData: boolean,
+  ) {}
 
   startTrace(): void {
     notifyProcessors(this.processors, (p) => p.onTraceStart(this.trace));

@@ -6,10 +6,8 @@ import { Agent } from '../agent/agent.js';
 import { run } from '../loop/run.js';
 import { RunState } from '../run-state/run-state.js';
 import { tool } from '../tool/tool.js';
-import { ConsoleTraceProcessor } from './console-trace-processor.js';
-import { withCustomSpan } from './custom-span.js';
-import { JsonlTraceExporter } from './jsonl-trace-exporter.js';
 import { setTraceProcessors, setTracingErrorHandler } from './processors.js';
+import { withCustomSpan } from './span-context.js';
 
 afterEach(() => setTraceProcessors([]));
 
@@ -227,22 +225,5 @@ describe('kernel tracing', () => {
       )!;
       expect((byId.get(custom.parentId!)!.data as any).callId).toBe(id);
     }
-  });
-
-  it('ConsoleTraceProcessor prints an indented tree; JsonlTraceExporter writes one JSON per span', async () => {
-    const lines: string[] = [];
-    const jsonl: string[] = [];
-    setTraceProcessors([
-      new ConsoleTraceProcessor({ write: (l) => lines.push(l) }),
-      new JsonlTraceExporter((l) => jsonl.push(l)),
-    ]);
-    await run(buildDesk().triage, 'broken mug #42', { workflowName: 'desk' });
-    const out = lines.join('\n');
-    expect(out).toMatch(/^trace desk \(trace_[0-9a-f]{32}\)/);
-    expect(out).toContain('  └─ agent Triage Agent');
-    expect(out).toContain('      └─ function policy_agent [c2]');
-    const spans = jsonl.map((l) => JSON.parse(l)).filter((o) => o.type === 'span');
-    expect(spans).toHaveLength(DESK_TREE.length);
-    expect(jsonl.every((l) => l.endsWith('\n'))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
  * `ConsoleTraceProcessor`: prints each finished trace as an indented span tree with timings,
  * for demos and debugging. Output goes through `write` (default `console.log`).
  */
-import type { Span, Trace, TracingProcessor } from './span-types.js';
+import type { Span, Trace, TracingProcessor } from '@baton/kernel';
 
 function label(span: Span): string {
   const d = span.data;

@@ -3,7 +3,7 @@
  * ended span (`{"type":"span",…}`) and each trace start/end — so the kernel needs no `node:`
  * import. Use e.g. `new JsonlTraceExporter((line) => stream.write(line))`.
  */
-import type { Span, Trace, TracingProcessor } from './span-types.js';
+import type { Span, Trace, TracingProcessor } from '@baton/kernel';
 
 export type JsonlSink = ((line: string) => void) | { write(line: string): unknown };
 
