@@ -140,7 +140,10 @@ describe('function spans and tool errors', () => {
       REDACTED_TOOL_ERROR,
       REDACTED_TOOL_ERROR,
     ]);
-    expect(JSON.stringify(rec.ended)).not.toContain('detail');
+    // The model never sees the error's message; the developer does, on the span, because this
+    // run includes sensitive data.
+    expect(JSON.stringify(model.requests)).not.toContain('detail');
+    expect(byName.bad.error?.data).toMatchObject({ type: 'Error', message: 'internal detail' });
   });
 
   it('tool output guardrails run only on calls that succeeded; input guardrail results are recorded', async () => {

@@ -442,10 +442,10 @@ describe('the end of a run', () => {
   it('run() and runStep() refuse a first argument that is not an Agent', async () => {
     for (const bad of [undefined, {}, 'agent']) {
       await expect(run(bad as any, 'x')).rejects.toThrow(
-        new UserError('run(): the first argument must be an Agent.'),
+        new UserError('run() and runStep() take an Agent as their first argument.'),
       );
       await expect(runStep(bad as any, 'x')).rejects.toThrow(
-        new UserError('runStep(): the first argument must be an Agent.'),
+        new UserError('run() and runStep() take an Agent as their first argument.'),
       );
     }
   });
