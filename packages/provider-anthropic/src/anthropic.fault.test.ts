@@ -314,6 +314,35 @@ describe('streams', () => {
     });
   });
 
+  it('a delta for a block that never started is an invalid stream, not a silently lost delta', async () => {
+    for (const index of [0, 3, '__proto__', undefined]) {
+      h.server.enqueue({
+        kind: 'sse',
+        body: sseFromEvents(
+          [
+            start,
+            { type: 'content_block_delta', index, delta: { type: 'text_delta', text: 'lost?' } },
+            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+            { type: 'content_block_stop', index: 0 },
+            {
+              type: 'message_delta',
+              delta: { stop_reason: 'end_turn' },
+              usage: { output_tokens: 2 },
+            },
+            { type: 'message_stop' },
+          ],
+          'anthropic',
+        ),
+      });
+      const error = await thrown(collect(h.model().getStreamedResponse(request('hi'))));
+      expect(ModelCallError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'invalid_stream_event', retryable: true });
+      expect(error.message).toMatch(
+        /content_block_delta for index .* before any content_block_start/,
+      );
+    }
+  });
+
   it('a block index "__proto__" is an invalid stream, and no prototype is touched', async () => {
     h.server.enqueue({
       kind: 'sse',
