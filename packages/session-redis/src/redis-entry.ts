@@ -24,18 +24,28 @@ export interface EntryContext {
 export type ReadContext = EntryContext;
 
 /**
- * Serializes an item into an entry.
- * @throws SessionError when the item cannot be turned into JSON (a BigInt, a cycle).
+ * Serializes an item into an entry. The item is checked like an entry read back: a value that is
+ * not JSON data, or JSON but not an item of the vocabulary, would make every later read of the
+ * list fail, so it is refused before anything of the call is written.
+ * @throws SessionError when the item cannot be turned into JSON (a BigInt, a cycle, `undefined`)
+ *   or is not a valid item (the message says which and why).
  */
 export function encodeEntry(item: Item, ctx: EntryContext): string {
-  try {
-    return JSON.stringify({ v: REDIS_SESSION_ENTRY_VERSION, item });
-  } catch (error) {
-    throw new SessionError(
-      `Cannot store an item of type "${String((item as { type?: unknown })?.type)}" in Redis list "${ctx.key}": it is not JSON-serializable (${(error as Error).message}). Items must be plain JSON data; nothing of this ${ctx.operation} call was written.`,
-      { operation: ctx.operation, key: ctx.key, cause: error },
+  const refuse = (what: string, cause?: unknown) =>
+    new SessionError(
+      `Cannot store an item of type "${String((item as { type?: unknown } | null | undefined)?.type)}" in Redis list "${ctx.key}": it ${what}. Items must be Responses API items (plain JSON data, valid against @baton/kernel/items.schema.json); nothing of this ${ctx.operation} call was written.`,
+      { operation: ctx.operation, key: ctx.key, cause },
     );
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(item);
+  } catch (error) {
+    throw refuse(`is not JSON-serializable (${(error as Error).message})`, error);
   }
+  if (text === undefined) throw refuse(`is ${typeof item}, not JSON-serializable`);
+  const issue = findItemIssue(JSON.parse(text));
+  if (issue !== undefined) throw refuse(`is not a valid item (${issue})`);
+  return `{"v":${REDIS_SESSION_ENTRY_VERSION},"item":${text}}`;
 }
 
 /**

@@ -249,12 +249,17 @@ export class RedisSession implements SessionV2 {
    * Appends `items` in one atomic script: all or nothing, never interleaved; refreshes the TTL.
    * With `options.appendId`, at most once per id for this session id (`Session` v2): a call
    * whose outcome is unknown can be sent again.
-   * @throws UserError for an `appendId` that is not a non-empty string.
+   * @throws UserError for an `appendId` that is not a non-empty string, or `items` not an array.
+   * @throws SessionError for an item that is not JSON data or not a valid item (nothing written).
    */
   async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
     const appendId = options?.appendId;
     if (appendId !== undefined && (typeof appendId !== 'string' || appendId === ''))
       throw new UserError('RedisSession addItems: appendId must be a non-empty string.');
+    if (!Array.isArray(items))
+      throw new UserError(
+        `RedisSession addItems: items must be an array of items, got ${typeof items}.`,
+      );
     if (items.length === 0) return;
     const ctx = { operation: 'addItems', key: this.fullKey };
     const entries = items.map((item) => encodeEntry(item, ctx));
