@@ -343,19 +343,23 @@ export class RedisSession implements SessionV2 {
     return `${(this.client as unknown as RedisLikeClient).options.keyPrefix ?? ''}${this.itemsKey}`;
   }
 
-  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+  private call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     const client = this.client as unknown as RedisLikeClient;
-    if (this.owned) {
-      await waitUntilReady(this.client, this.owned.connectTimeoutMs, {
+    const fail = (error: unknown): never => {
+      throw toSessionError(error, operation, this.fullKey, client);
+    };
+    // Connected (the usual case): no wait, and no promise layer but the error mapping.
+    if (this.owned && this.client.status !== 'ready') {
+      return waitUntilReady(this.client, this.owned.connectTimeoutMs, {
         operation,
         key: this.fullKey,
         lastError: this.owned.lastError,
-      });
+      }).then(() => fn().catch(fail));
     }
     try {
-      return await fn();
+      return fn().catch(fail);
     } catch (error) {
-      throw toSessionError(error, operation, this.fullKey, client);
+      return Promise.reject(toSessionError(error, operation, this.fullKey, client));
     }
   }
 
