@@ -1,8 +1,9 @@
 /**
  * Keeps the documentation true to the code:
  *
- * 1. Type-checks every ```ts block of the repository's README.md and of every page under docs/
- *    against the real packages. Each block becomes a file in `examples/readme/.snippets/<page>/`
+ * 1. Type-checks every ```ts block of the repository's README.md, of every page under docs/ and
+ *    of every package's README.md (`packages/*\/README.md`, the page npm shows) against the real
+ *    packages. Each block becomes a file in `examples/readme/.snippets/<page>/`
  *    (gitignored) with a header naming its page and line; a block with no `import`/`export`
  *    gets `export {};` so it is a module (top-level await allowed, no clashes between blocks). A
  *    block whose first line is a `// <name>.ts` comment is written as `<name>.ts`, so the blocks
@@ -18,7 +19,8 @@
  * a ts block, when a link is broken or leaves the repository, or when `.ci/run` and the README
  * disagree.
  *
- * Usage: `tsx src/check-readme.ts [page.md …]` (default: README.md and docs/**\/*.md).
+ * Usage: `tsx src/check-readme.ts [page.md …]` (default: README.md, docs/**\/*.md and
+ * packages/*\/README.md).
  * `@baton/*` resolve to each package's built `dist`: run `npx tsc -b tsconfig.build.json` first.
  */
 import { spawnSync } from 'node:child_process';
@@ -91,6 +93,11 @@ function pages(args: string[]): string[] {
     }
   };
   walk(join(root, 'docs'));
+  const packagesDir = join(root, 'packages');
+  for (const name of readdirSync(packagesDir).sort()) {
+    const readme = join(packagesDir, name, 'README.md');
+    if (existsSync(readme)) found.push(readme);
+  }
   return found;
 }
 
@@ -124,7 +131,7 @@ function writeSnippets(paths: string[]): Map<string, Snippet> {
 function checkTypes(paths: string[]): boolean {
   const bySnippet = writeSnippets(paths);
   if (bySnippet.size === 0) {
-    console.error('No ```ts block to check in the README or docs/.');
+    console.error('No ```ts block to check in the README, docs/ or packages/*/README.md.');
     return false;
   }
   const pageCount = new Set([...bySnippet.values()].map((s) => s.page)).size;
