@@ -176,7 +176,6 @@ async function buildRuntime(
     newInput,
     turnStartIndex: state.generatedItems.length,
     prepared: new Map(),
-    models: new Map(),
     completedCallIds,
     nested: parent !== undefined,
     resumed,

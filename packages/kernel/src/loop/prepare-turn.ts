@@ -26,18 +26,19 @@ export interface TurnPlan {
   model: Model;
   systemInstructions?: string;
   functionTools: Map<string, FunctionTool>;
-  handoffs: Map<string, Handoff<any, AnyAgent>>;
+  handoffs: ReadonlyMap<string, Handoff<any, AnyAgent>>;
   toolDefinitions: ToolDefinition[];
   /** The enabled hosted tools (their approval callbacks). */
   hostedTools: HostedTool[];
   /** Tools offered natively this turn, by call item type (see `NativeToolCall`). */
-  nativeCalls: Map<string, FunctionTool>;
+  nativeCalls: ReadonlyMap<string, FunctionTool>;
   prompt?: Prompt;
   modelSettings: ModelSettings;
   outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
 }
 
 const NONE: never[] = [];
+const NO_MAP: ReadonlyMap<string, never> = new Map<string, never>(); // a turn's maps are made only when filled (S8)
 const NO_SETTINGS: ModelSettings = Object.freeze({});
 
 /** Clones and sets up the agent's capabilities once per run (idempotent). */
@@ -115,8 +116,8 @@ export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promi
 
 /** Resolves the model of an agent for this run (run override > agent > provider default). */
 export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Model> {
-  const cached = rt.models.get(agent);
-  if (cached) return cached;
+  const prepared = rt.prepared.get(agent);
+  if (prepared?.model) return prepared.model;
   const spec = rt.options.model ?? agent.model;
   let model: Model;
   if (spec && typeof spec === 'object') model = spec;
@@ -129,7 +130,7 @@ export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Mod
     }
     model = await provider.getModel(spec);
   }
-  rt.models.set(agent, model);
+  if (prepared) prepared.model = model;
   return model;
 }
 
@@ -138,7 +139,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   const prepared = await prepareAgent(rt, agent);
   const ctx = rt.state.context;
   const model = await resolveModel(rt, agent);
-  const nativeCalls = new Map<string, FunctionTool>();
+  let nativeCalls: Map<string, FunctionTool> | undefined;
   /** A feature the model declares it lacks fails the run here, before any model call. */
   const need = (feature: string, what: string) => {
     if (model.supports && !model.supports(feature))
@@ -147,7 +148,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       );
   };
   const functionTools = new Map<string, FunctionTool>();
-  const handoffs = new Map<string, Handoff<any, AnyAgent>>();
+  let handoffs: Map<string, Handoff<any, AnyAgent>> | undefined;
   const toolDefinitions: ToolDefinition[] = [];
   const hostedTools: HostedTool[] = [];
   const owners = new Map<string, string>();
@@ -168,6 +169,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       if (n && model.supports?.(`native_tool:${n.callType}`)) {
         const view = nativeCallView(t);
         functionTools.set(t.name, view);
+        nativeCalls ??= new Map();
         nativeCalls.set(n.callType, view);
         toolDefinitions.push({
           type: 'hosted_tool',
@@ -204,6 +206,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   for (const h of agent.getHandoffs()) {
     if (!(await h.isEnabled(ctx, agent))) continue;
     claim(h.toolName, `handoff to "${h.agent.name}"`);
+    handoffs ??= new Map();
     handoffs.set(h.toolName, h);
     toolDefinitions.push({
       type: 'function',
@@ -246,10 +249,10 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     model,
     systemInstructions,
     functionTools,
-    handoffs,
+    handoffs: handoffs ?? NO_MAP,
     toolDefinitions,
     hostedTools,
-    nativeCalls,
+    nativeCalls: nativeCalls ?? NO_MAP,
     prompt,
     modelSettings,
     outputSchema: agent.getOutputSchema(),

@@ -27,6 +27,8 @@ export interface PreparedAgent {
   extraTools: Tool[];
   instructionFragments: string[];
   setUp: boolean;
+  /** The agent's model in this run, once resolved. */
+  model?: Model;
 }
 
 export interface RunRuntime {
@@ -55,7 +57,6 @@ export interface RunRuntime {
   /** Index in `state.generatedItems` where the current turn's items start. */
   turnStartIndex: number;
   prepared: Map<AnyAgent, PreparedAgent>;
-  models: Map<AnyAgent, Model>;
   /** call ids that already have an output (exactly-once per call id). */
   completedCallIds: Set<string>;
   /** call ids of function calls this run has seen (built on first need). */

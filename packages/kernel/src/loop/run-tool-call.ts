@@ -61,7 +61,6 @@ export async function runToolCall<TContext = any>(
     newInput: [],
     turnStartIndex: 0,
     prepared: new Map(),
-    models: new Map(),
     completedCallIds: new Set(),
     nested: false,
     resumed: false,

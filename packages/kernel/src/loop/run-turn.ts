@@ -113,13 +113,25 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
       ? UNTRACED
       : { enabled: true, includeSensitiveData: rt.tracer.includeSensitiveData },
   };
-  let response: ModelResponse;
-  try {
-    response = await callModel(rt, plan, request);
-  } catch (error) {
-    if (parallelDone) await parallelDone;
-    throw error;
-  }
+  // Continued by callbacks, not an await: while the model works, the turn holds no frame (S8).
+  return callModel(rt, plan, request).then(
+    (response) => answered(rt, plan, response, parallelDone),
+    async (error) => {
+      if (parallelDone) await parallelDone;
+      throw error;
+    },
+  );
+}
+
+/** The rest of a turn once the model answered. */
+async function answered(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  response: ModelResponse,
+  parallelDone: Promise<unknown> | undefined,
+): Promise<NextStep> {
+  const { state } = rt;
+  const conv = state.serverConversation;
   // Counted once answered: a call that failed or was aborted is made again on resume, as the
   // same (first) turn — its input guardrails and input write still to come.
   state.currentTurn++;
@@ -173,7 +185,7 @@ async function finishTurn(
   const hosted = await decideHostedApprovals(rt, plan, pending.hostedApprovalRequests);
   appendItems(rt, hosted.outputs);
   if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
-    state.agentsUsedTools.push(agent.name);
+    state.agentsUsedTools = [...state.agentsUsedTools, agent.name]; // exact size (S8)
   const approvals = [...exec.approvals, ...hosted.approvals];
   if (approvals.length > 0) {
     emitSince(rt, from);

@@ -85,8 +85,7 @@ export async function run(
     return result;
   }
   const rt = await start(agent, input, options, stream);
-  await runLoop(rt);
-  return new RunResult(rt.state);
+  return runLoop(rt).then(() => new RunResult(rt.state)); // no frame held while the run runs (S8)
 }
 
 /** Holds default run options; `runner.run(agent, input, options)` merges them under `options`. */
