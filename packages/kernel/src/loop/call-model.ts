@@ -55,12 +55,13 @@ export async function callModel(
     throw error;
   };
   // Continued by callbacks, not awaits: while the model works, this call holds no frame (S8).
-  return new Promise<ModelResponse>((resolve) => {
-    const key = { runId: state.runId, turn: state.currentTurn + 1, agentName: plan.agent.name };
-    const call = (opts?: { onEvent?: (event: ModelStreamEvent) => void }) =>
-      attemptWithRetries(rt, plan, request, opts?.onEvent);
-    resolve(wrap ? wrap(key, request, call) : call());
-  }).then(async (response) => {
+  const answer = wrap
+    ? new Promise<ModelResponse>((ok) => {
+        const key = { runId: state.runId, turn: state.currentTurn + 1, agentName: plan.agent.name };
+        ok(wrap(key, request, (o) => attemptWithRetries(rt, plan, request, o?.onEvent, 1)));
+      })
+    : attemptWithRetries(rt, plan, request, undefined, 1);
+  return answer.then(async (response) => {
     if (
       !response ||
       !Array.isArray(response.output) ||
@@ -145,8 +146,8 @@ function attemptWithRetries(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
-  onEvent?: (event: ModelStreamEvent) => void,
-  attempt = 1,
+  onEvent: ((event: ModelStreamEvent) => void) | undefined,
+  attempt: number,
 ): Promise<ModelResponse> {
   // Only a streamed attempt records its progress (a plain call never emits output).
   const progress = rt.stream || onEvent ? { emitted: false, accepted: false } : NO_PROGRESS;

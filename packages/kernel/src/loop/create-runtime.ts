@@ -175,7 +175,6 @@ async function buildRuntime(
     emit: NO_EMIT,
     newInput,
     turnStartIndex: state.generatedItems.length,
-    prepared: new Map(),
     completedCallIds,
     nested: parent !== undefined,
     resumed,

@@ -43,20 +43,11 @@ const NO_SETTINGS: ModelSettings = Object.freeze({});
 
 /** Clones and sets up the agent's capabilities once per run (idempotent). */
 export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<PreparedAgent> {
-  let prepared = rt.prepared.get(agent);
+  // Nothing to clone or set up: no capability run, no per-run lists, nothing kept per run.
+  if (agent.capabilities.length === 0)
+    return { agent, capabilities: NONE, extraTools: NONE, instructionFragments: NONE, setUp: true };
+  let prepared = rt.prepared?.get(agent);
   if (prepared?.setUp) return prepared;
-  if (agent.capabilities.length === 0) {
-    // Nothing to clone or set up: no capability run, no per-run lists.
-    prepared = {
-      agent,
-      capabilities: NONE,
-      extraTools: NONE,
-      instructionFragments: NONE,
-      setUp: true,
-    };
-    rt.prepared.set(agent, prepared);
-    return prepared;
-  }
   const extensions = rt.state.extensions;
   const capabilityRun: CapabilityRun = {
     runContext: rt.state.context,
@@ -84,6 +75,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     instructionFragments: [],
     setUp: false,
   };
+  rt.prepared ??= new Map();
   rt.prepared.set(agent, prepared);
   const scope = rt.tracer && rt.agentSpan ? { tracer: rt.tracer, span: rt.agentSpan } : undefined;
   await withSpanScope(scope, async () => {
@@ -101,7 +93,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
 /** Runs every prepared capability's `teardown`; errors are collected, the first rethrown. */
 export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promise<void> {
   let first: unknown;
-  for (const prepared of rt.prepared.values()) {
+  for (const prepared of rt.prepared?.values() ?? NONE) {
     for (const cap of prepared.capabilities) {
       try {
         await cap.teardown?.(prepared.capabilityRun!, outcome);
@@ -110,27 +102,25 @@ export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promi
       }
     }
   }
-  rt.prepared.clear();
+  rt.prepared?.clear();
   if (first !== undefined) throw first;
 }
 
 /** Resolves the model of an agent for this run (run override > agent > provider default). */
 export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Model> {
-  const prepared = rt.prepared.get(agent);
-  if (prepared?.model) return prepared.model;
   const spec = rt.options.model ?? agent.model;
-  let model: Model;
-  if (spec && typeof spec === 'object') model = spec;
-  else {
-    const provider = rt.options.modelProvider;
-    if (!provider) {
-      throw new UserError(
-        `Agent "${agent.name}" has ${spec ? `model "${spec}"` : 'no model'} and the run has no modelProvider. Pass a Model instance, or run(..., { modelProvider: createProviderRegistry({...}) }).`,
-      );
-    }
-    model = await provider.getModel(spec);
+  if (spec && typeof spec === 'object') return spec;
+  const cached = rt.models?.get(agent);
+  if (cached) return cached;
+  const provider = rt.options.modelProvider;
+  if (!provider) {
+    throw new UserError(
+      `Agent "${agent.name}" has ${spec ? `model "${spec}"` : 'no model'} and the run has no modelProvider. Pass a Model instance, or run(..., { modelProvider: createProviderRegistry({...}) }).`,
+    );
   }
-  if (prepared) prepared.model = model;
+  const model = await provider.getModel(spec);
+  rt.models ??= new Map(); // made only for models a provider resolves by name
+  rt.models.set(agent, model);
   return model;
 }
 
@@ -250,7 +240,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     systemInstructions,
     functionTools,
     handoffs: handoffs ?? NO_MAP,
-    toolDefinitions,
+    toolDefinitions: toolDefinitions.slice(), // exact size (a pushed-to array keeps 17 slots)
     hostedTools,
     nativeCalls: nativeCalls ?? NO_MAP,
     prompt,

@@ -27,8 +27,6 @@ export interface PreparedAgent {
   extraTools: Tool[];
   instructionFragments: string[];
   setUp: boolean;
-  /** The agent's model in this run, once resolved. */
-  model?: Model;
 }
 
 export interface RunRuntime {
@@ -56,7 +54,10 @@ export interface RunRuntime {
   newInput: Item[];
   /** Index in `state.generatedItems` where the current turn's items start. */
   turnStartIndex: number;
-  prepared: Map<AnyAgent, PreparedAgent>;
+  /** Agents with capabilities as they run in this run (made on first need). */
+  prepared?: Map<AnyAgent, PreparedAgent>;
+  /** Models a provider resolved by name, by agent (made on first need). */
+  models?: Map<AnyAgent, Model>;
   /** call ids that already have an output (exactly-once per call id). */
   completedCallIds: Set<string>;
   /** call ids of function calls this run has seen (built on first need). */

@@ -116,10 +116,11 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   // Continued by callbacks, not an await: while the model works, the turn holds no frame (S8).
   return callModel(rt, plan, request).then(
     (response) => answered(rt, plan, response, parallelDone),
-    async (error) => {
-      if (parallelDone) await parallelDone;
-      throw error;
-    },
+    parallelDone &&
+      (async (error) => {
+        await parallelDone;
+        throw error;
+      }),
   );
 }
 
@@ -185,7 +186,7 @@ async function finishTurn(
   const hosted = await decideHostedApprovals(rt, plan, pending.hostedApprovalRequests);
   appendItems(rt, hosted.outputs);
   if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
-    state.agentsUsedTools = [...state.agentsUsedTools, agent.name]; // exact size (S8)
+    state.agentsUsedTools = state.agentsUsedTools.concat(agent.name); // exact size (S8)
   const approvals = [...exec.approvals, ...hosted.approvals];
   if (approvals.length > 0) {
     emitSince(rt, from);
