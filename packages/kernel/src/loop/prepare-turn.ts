@@ -40,12 +40,17 @@ export interface TurnPlan {
 const NONE: never[] = [];
 const NO_MAP: ReadonlyMap<string, never> = new Map<string, never>(); // a turn's maps are made only when filled (S8)
 const NO_SETTINGS: ModelSettings = Object.freeze({});
+/** An agent without capabilities: nothing to clone or set up, nothing kept per run. */
+const BARE: PreparedAgent = Object.freeze({
+  capabilities: NONE,
+  extraTools: NONE,
+  instructionFragments: NONE,
+  setUp: true,
+});
 
 /** Clones and sets up the agent's capabilities once per run (idempotent). */
 export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<PreparedAgent> {
-  // Nothing to clone or set up: no capability run, no per-run lists, nothing kept per run.
-  if (agent.capabilities.length === 0)
-    return { agent, capabilities: NONE, extraTools: NONE, instructionFragments: NONE, setUp: true };
+  if (agent.capabilities.length === 0) return BARE;
   let prepared = rt.prepared?.get(agent);
   if (prepared?.setUp) return prepared;
   const extensions = rt.state.extensions;
@@ -68,7 +73,6 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     },
   };
   prepared = {
-    agent,
     capabilities: agent.capabilities.map(cloneCapability),
     capabilityRun,
     extraTools: [],
@@ -140,7 +144,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   const functionTools = new Map<string, FunctionTool>();
   let handoffs: Map<string, Handoff<any, AnyAgent>> | undefined;
   const toolDefinitions: ToolDefinition[] = [];
-  const hostedTools: HostedTool[] = [];
+  let hostedTools: HostedTool[] = NONE;
   const owners = new Map<string, string>();
   const claim = (name: string, owner: string) => {
     const previous = owners.get(name);
@@ -184,7 +188,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
         `hosted_tools:${hosted.providerId}`,
         `the ${hosted.providerId} hosted tool "${hosted.name}"`,
       );
-      hostedTools.push(hosted);
+      hostedTools = [...hostedTools, hosted];
       toolDefinitions.push({
         type: 'hosted_tool',
         name: hosted.name,

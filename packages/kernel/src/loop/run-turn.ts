@@ -18,6 +18,7 @@ import { runInputGuardrails, startParallelInputGuardrails } from './run-guardrai
 import {
   appendItems,
   currentModelInput,
+  isAnswered,
   itemEvent,
   outputItem,
   type RunRuntime,
@@ -198,10 +199,10 @@ async function finishTurn(
   state.pendingTurn = undefined;
   state.interruptions = [];
   for (const call of pending.ignoredHandoffCalls)
-    if (!rt.completedCallIds.has(call.call_id))
+    if (!isAnswered(rt, call.call_id))
       appendItems(rt, [outputItem(agent, call.call_id, IGNORED_HANDOFF_TEXT)]);
   let next: NextStep = { type: 'run_again' };
-  if (pending.handoffCall && !rt.completedCallIds.has(pending.handoffCall.call_id)) {
+  if (pending.handoffCall && !isAnswered(rt, pending.handoffCall.call_id)) {
     const target = await executeHandoff(rt, plan, pending.handoffCall);
     if (target) next = { type: 'handoff', newAgent: target };
   } else if (exec.toolResults.length > 0) {
