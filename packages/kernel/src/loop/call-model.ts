@@ -50,10 +50,13 @@ export async function callModel(
     rt.turnSpan,
   );
   const wrap = rt.options.durability?.wrapModelCall;
-  const fail = (error: unknown): never => {
-    if (span) rt.tracer!.failSpan(span, error);
-    throw error;
-  };
+  // Only a traced call has a span to fail (untraced, an error passes through as it is).
+  const fail =
+    span &&
+    ((error: unknown): never => {
+      rt.tracer!.failSpan(span, error);
+      throw error;
+    });
   // Continued by callbacks, not awaits: while the model works, this call holds no frame (S8).
   const answer = wrap
     ? new Promise<ModelResponse>((ok) => {
@@ -67,11 +70,10 @@ export async function callModel(
       !Array.isArray(response.output) ||
       response.output.some((i) => !i || typeof i.type !== 'string')
     ) {
-      fail(
-        new ModelBehaviorError(
-          `Model "${plan.model.provider}:${plan.model.modelId}" returned a response without a valid output list (every item needs a string "type"). Check the Model implementation.`,
-        ),
+      const error = new ModelBehaviorError(
+        `Model "${plan.model.provider}:${plan.model.modelId}" returned a response without a valid output list (every item needs a string "type"). Check the Model implementation.`,
       );
+      throw fail ? fail(error) : error;
     }
     response.usage ??= {};
     if (span) {

@@ -29,6 +29,7 @@ import { checkAborted } from './until-aborted.js';
 
 /** `request.tracing` of every untraced call (one shared, frozen object). */
 const UNTRACED = Object.freeze({ enabled: false, includeSensitiveData: false });
+const RUN_AGAIN: NextStep = Object.freeze({ type: 'run_again' }); // shared: only read
 
 function emitSince(rt: RunRuntime, from: number): void {
   const items = rt.state.generatedItems;
@@ -60,8 +61,8 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   }
   // A paused turn resumes as the turn it was (its model call is not made again).
   const turn = pendingTurn ? state.currentTurn : state.currentTurn + 1;
-  const data: TurnSpanData = { kind: 'turn', turn, agentName: agent.name };
-  rt.turnSpan = rt.tracer?.startSpan(data, rt.agentSpan);
+  const data: TurnSpanData | false = !!rt.tracer && { kind: 'turn', turn, agentName: agent.name };
+  if (data) rt.turnSpan = rt.tracer!.startSpan(data, rt.agentSpan); // no span data untraced
   const plan = await prepareTurn(rt, agent);
   if (pendingTurn) return finishTurn(rt, plan, pendingTurn, trailingMessage(rt));
   let input = currentModelInput(rt);
@@ -201,7 +202,7 @@ async function finishTurn(
   for (const call of pending.ignoredHandoffCalls)
     if (!isAnswered(rt, call.call_id))
       appendItems(rt, [outputItem(agent, call.call_id, IGNORED_HANDOFF_TEXT)]);
-  let next: NextStep = { type: 'run_again' };
+  let next: NextStep = RUN_AGAIN;
   if (pending.handoffCall && !isAnswered(rt, pending.handoffCall.call_id)) {
     const target = await executeHandoff(rt, plan, pending.handoffCall);
     if (target) next = { type: 'handoff', newAgent: target };
