@@ -18,6 +18,7 @@ const packages = [
   'worker-bullmq',
   'devtools',
   'extensions',
+  'provider-utils',
   'realtime',
   'voice',
   'interop-openai-agents',

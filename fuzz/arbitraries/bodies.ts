@@ -5,7 +5,7 @@
  */
 import type { ModelResponse } from '@baton/kernel';
 import fc from 'fast-check';
-import { assertValidOutputItems } from '../../packages/provider-chat/src/output-check.js';
+import { assertValidOutputItems } from '../../packages/provider-utils/src/output-check.js';
 import type { FuzzTarget } from '../fuzz-target.js';
 import { checkModelError, checkResponse, isModelError } from './checks.js';
 import { bodyCorpus, type Dialect } from './corpus.js';

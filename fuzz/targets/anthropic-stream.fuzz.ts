@@ -5,7 +5,7 @@
 import type { ModelStreamEvent } from '@baton/kernel';
 import fc from 'fast-check';
 import { anthropicStreamEvents } from '../../packages/provider-anthropic/src/anthropic-stream.js';
-import { assertValidOutputItems } from '../../packages/provider-anthropic/src/output-check.js';
+import { assertValidOutputItems } from '../../packages/provider-utils/src/output-check.js';
 import { checkModelError, checkStream, isModelError, iterate } from '../arbitraries/checks.js';
 import { streamCorpus } from '../arbitraries/corpus.js';
 import { eventMutations, mutateEvents } from '../arbitraries/mutations.js';

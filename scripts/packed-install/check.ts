@@ -9,8 +9,8 @@
  *    `@types/node`): `better-sqlite3` (an optional peer of `@baton/memory`) must not be installed,
  *    their `.d.ts` compile without it or its types, and `app/program-0.ts` runs a local sandbox
  *    and gets `MissingDependencyError` from `SqliteSession`.
- * 3. In a second empty project, installs the tarballs of `@baton/kernel`, `@baton/provider-chat`,
- *    `@baton/memory` and `@baton/testing` (plus `zod`, their peer, `better-sqlite3` for the
+ * 3. In a second empty project, installs the tarballs of `@baton/kernel`, `@baton/provider-chat`
+ *    (with `@baton/provider-utils`, its dependency), `@baton/memory` and `@baton/testing` (plus `zod`, their peer, `better-sqlite3` for the
  *    SQLite session, and `@types/node`) with plain `npm install`; compiles and runs
  *    `app/program-1.ts` there (ScriptedModel + SqliteSession, provider-chat against the
  *    wire-fixture server; vitest must not be installed).
@@ -49,7 +49,13 @@ const tsc = join(repo, 'node_modules', '.bin', 'tsc');
 const MINUTE = 60_000;
 
 /** The first program's packages; the second adds every other one. */
-const FIRST = ['@baton/kernel', '@baton/provider-chat', '@baton/memory', '@baton/testing'];
+const FIRST = [
+  '@baton/kernel',
+  '@baton/provider-utils',
+  '@baton/provider-chat',
+  '@baton/memory',
+  '@baton/testing',
+];
 /** Third-party packages a user installs beside Baton's: peers, and what the programs use. */
 const FIRST_EXTRA = ['zod', 'better-sqlite3', '@types/node'];
 /** The sandbox-only project: no SQLite driver may come with these. */

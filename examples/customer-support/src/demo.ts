@@ -11,7 +11,7 @@
  *  8–9. long-term memory carried to the next conversation, and a compaction of a long history
  *     (`memory-demo.ts`).
  * Prints the transcript, the trace trees and a checklist; exits non-zero when a check fails.
- * `--trace-file F` also writes the traces as JSONL for `npx baton-devtools F`; `--devtools`
+ * `--trace-file F` also writes the traces as JSONL for `npm run devtools -- F`; `--devtools`
  * streams them live into the local viewer and keeps it running.
  */
 import { execFile } from 'node:child_process';

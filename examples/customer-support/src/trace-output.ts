@@ -1,6 +1,6 @@
 /**
  * Where the demo's traces go besides the console: `--trace-file F` writes them as JSONL (both
- * processes append to F; view it with `npx baton-devtools F`), `--devtools` starts the local
+ * processes append to F; view it with `npm run devtools -- F` in this repository), `--devtools` starts the local
  * viewer and streams both processes' spans into it live (the resuming process posts to it).
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -52,7 +52,7 @@ export async function setupTraceOutput(argv: string[]): Promise<TraceOutput> {
     env,
     async finish(say) {
       await flushTraces();
-      if (path) say(`\nTraces written to ${path}; view them with:  npx baton-devtools ${path}`);
+      if (path) say(`\nTraces written to ${path}; view them with:  npm run devtools -- ${path}`);
       if (url)
         say(`\nBaton devtools is running at ${url} — open it in a browser; Ctrl-C stops it.`);
     },

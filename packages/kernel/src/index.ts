@@ -185,7 +185,13 @@ export {
   type SerializedRunStateV1,
 } from './run-state/run-state-schema.js';
 export { MemorySession } from './session/memory-session.js';
-export type * from './session/session.js';
+export type {
+  AddItemsOptions,
+  Session,
+  SessionInputCallback,
+  SessionSettings,
+  SessionV2,
+} from './session/session.js';
 export {
   formatIssues,
   type InferSchema,

@@ -1,7 +1,8 @@
 /**
- * The kernel's structural rules (CONVENTIONS.md): no import circles — type-only imports
- * included, as `madge --circular` counts them —, no `node:` import, no source file over 500
- * lines (tests, test support and fixtures excluded).
+ * The kernel's structural rules (docs/contributing.md, conventions 1–3): no import circles —
+ * type-only imports included, as `madge --circular` counts them —, no `node:` import, no source
+ * file over 500 lines, and at most 6,000 lines of code in all (blank lines and comment lines,
+ * TSDoc included, not counted; tests, test support and fixtures excluded).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -75,4 +76,24 @@ describe('kernel structure', () => {
     );
     expect(files.filter((f) => lines(f) > 500).map((f) => relative(root, f))).toEqual([]);
   });
+
+  it('holds at most 6,000 lines of code (blank and comment lines not counted)', () => {
+    expect(codeLines('const a = 1;\n\n// note\n/**\n * doc\n */\nexport { a };\n')).toBe(2);
+    const total = files.reduce((sum, f) => sum + codeLines(text.get(f)!), 0);
+    expect(total).toBeGreaterThan(1_000); // the scanner sees the kernel
+    expect(total).toBeLessThanOrEqual(6_000);
+  });
 });
+
+/** Lines that hold code: not blank, not a `//` line, not inside or opening a block comment. */
+function codeLines(source: string): number {
+  let inComment = false;
+  let count = 0;
+  for (const raw of source.split('\n')) {
+    const line = raw.trim();
+    if (inComment) inComment = !line.includes('*/');
+    else if (line.startsWith('/*')) inComment = !line.includes('*/');
+    else if (line !== '' && !line.startsWith('//')) count++;
+  }
+  return count;
+}

@@ -94,6 +94,36 @@ export function ensureSchema(db: SqliteDatabase, tableName: string, key: string)
   }
 }
 
+/** Where an item is written, for error messages. */
+export interface WriteContext {
+  operation: string;
+  key: string;
+}
+
+/**
+ * The `item` column text of one item to write: its JSON, checked like a row read back (a value
+ * that is not JSON data, or JSON but not an item of the vocabulary, would make every later read
+ * of the session fail, so it is refused before anything of the call is written).
+ * @throws SessionError naming the index and what is wrong; nothing of the call is written.
+ */
+export function encodeItem(item: unknown, index: number, ctx: WriteContext): string {
+  const refuse = (what: string, cause?: unknown) =>
+    new SessionError(
+      `SQLite ${ctx.operation} failed for session key "${ctx.key}": item ${index} ${what}. Pass Responses API items (plain JSON data, valid against @baton/kernel/items.schema.json); nothing of this ${ctx.operation} call was written.`,
+      { operation: ctx.operation, key: ctx.key, cause },
+    );
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(item);
+  } catch (error) {
+    throw refuse(`is not JSON-serializable (${(error as Error).message})`, error);
+  }
+  if (text === undefined) throw refuse(`is ${typeof item}, not an item`);
+  const issue = findItemIssue(JSON.parse(text));
+  if (issue !== undefined) throw refuse(`is not a valid item (${issue})`);
+  return text;
+}
+
 /** Where a row is read, for error messages; `schemas` checks the item (kernel item schemas). */
 export interface RowContext {
   tableName: string;

@@ -15,7 +15,7 @@ export function prepareReplaceOldest(
   db: SqliteDatabase,
   table: string,
   sessionId: string,
-): SqliteTransaction<(expected: readonly Item[], replacement: readonly Item[]) => boolean> {
+): SqliteTransaction<(expected: readonly Item[], replacement: readonly string[]) => boolean> {
   const oldest = db.prepare(
     `SELECT id, item FROM ${table} WHERE session_id = ? ORDER BY id ASC LIMIT ?`,
   );
@@ -23,7 +23,8 @@ export function prepareReplaceOldest(
   const insert = db.prepare(
     `INSERT INTO ${table} (id, session_id, schema_version, item, created_at_ms) VALUES (?, ?, ?, ?, ?)`,
   );
-  return db.transaction((expected: readonly Item[], replacement: readonly Item[]): boolean => {
+  // `replacement` holds the rows' item texts (already checked by `encodeItem`).
+  return db.transaction((expected: readonly Item[], replacement: readonly string[]): boolean => {
     if (replacement.length > expected.length)
       throw new UserError(
         `SqliteSession.replaceOldestItems: the replacement (${replacement.length} items) must not be longer than the replaced items (${expected.length}).`,
@@ -43,13 +44,7 @@ export function prepareReplaceOldest(
     for (const row of rows) remove.run(row.id);
     const now = Date.now();
     for (let i = 0; i < replacement.length; i++)
-      insert.run(
-        rows[i].id,
-        sessionId,
-        SQLITE_SESSION_SCHEMA_VERSION,
-        JSON.stringify(replacement[i]),
-        now,
-      );
+      insert.run(rows[i].id, sessionId, SQLITE_SESSION_SCHEMA_VERSION, replacement[i], now);
     return true;
   });
 }

@@ -85,6 +85,35 @@ describe('SqliteSession', () => {
     session.close();
   });
 
+  it('refuses values that are not items and stores nothing (later reads would all fail)', async () => {
+    const session = new SqliteSession({ sessionId: 'not-items', path: ':memory:' });
+    await session.addItems([user('before')]);
+    const bad: [unknown, RegExp][] = [
+      [{ foo: 1 }, /item 1 is not a valid item \(no string "type"\)/],
+      [null, /item 1 is not a valid item \(not an object\)/],
+      [undefined, /item 1 is undefined, not an item/],
+      ['text', /item 1 is not a valid item \(not an object\)/],
+      [{ type: 'message', role: 'user', content: 7 }, /item 1 is not a valid item/],
+      [() => 1, /item 1 is function, not an item/],
+    ];
+    for (const [value, text] of bad) {
+      const error = await session.addItems([user('a'), value as Item]).catch((e) => e);
+      expectSessionError(error, 'addItems', text);
+      expect((error as SessionError).message).toMatch(/nothing of this addItems call was written/);
+    }
+    const notArray = await session.addItems('abc' as unknown as Item[]).catch((e) => e);
+    expect(notArray).toBeInstanceOf(UserError);
+    expect((notArray as Error).message).toMatch(/items must be an array/);
+    await session.addItems([user('after')], { appendId: 'x' });
+    expect(await session.getItems()).toEqual([user('before'), user('after')]);
+    const rewrite = await session
+      .replaceOldestItems([user('before')], [{ nope: true } as unknown as Item])
+      .catch((e) => e);
+    expectSessionError(rewrite, 'replaceOldestItems', /item 0 is not a valid item/);
+    expect(await session.getItems()).toEqual([user('before'), user('after')]);
+    session.close();
+  });
+
   it('reports a corrupt row with its row id, and popItem keeps that row', async () => {
     const db = new Database(':memory:');
     const session = new SqliteSession({ sessionId: 'c', db });

@@ -14,6 +14,7 @@ import {
   checkTableName,
   DEFAULT_SQLITE_SESSION_TABLE,
   decodeRow,
+  encodeItem,
   ensureSchema,
   type ItemRow,
   SQLITE_SESSION_SCHEMA_VERSION,
@@ -79,7 +80,7 @@ export class SqliteSession implements SessionV2 {
   private readonly ownsDb: boolean;
   private readonly key: string;
   private readonly statements: ReturnType<typeof prepareStatements>;
-  private readonly addTx: SqliteTransaction<(items: Item[], appendId?: string) => void>;
+  private readonly addTx: SqliteTransaction<(texts: string[], appendId?: string) => void>;
   private readonly popTx: SqliteTransaction<(schemas: ItemSchemas) => Item | undefined>;
   private readonly clearTx: SqliteTransaction<() => void>;
   private readonly skipInvalid: boolean;
@@ -117,12 +118,12 @@ export class SqliteSession implements SessionV2 {
       throw error;
     }
     const s = this.statements;
-    this.addTx = this.db.transaction((items: Item[], appendId?: string) => {
+    this.addTx = this.db.transaction((texts: string[], appendId?: string) => {
       const now = Date.now();
       if (appendId !== undefined && s.claimAppend.run(this.sessionId, appendId, now).changes === 0)
         return;
-      for (const item of items)
-        s.insert.run(this.sessionId, SQLITE_SESSION_SCHEMA_VERSION, JSON.stringify(item), now);
+      for (const text of texts)
+        s.insert.run(this.sessionId, SQLITE_SESSION_SCHEMA_VERSION, text, now);
     });
     this.replaceTx = prepareReplaceOldest(this.db, this.tableName, this.sessionId);
     this.popTx = this.db.transaction((schemas: ItemSchemas) => {
@@ -169,14 +170,21 @@ export class SqliteSession implements SessionV2 {
   /**
    * Appends `items` in one immediate transaction: all or nothing, never interleaved. With
    * `options.appendId`, at most once per id for this session id (`Session` v2).
-   * @throws UserError for an `appendId` that is not a non-empty string.
+   * @throws UserError for an `appendId` that is not a non-empty string, or `items` not an array.
+   * @throws SessionError for an item that is not JSON data or not a valid item (nothing written).
    */
   async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
     const appendId = options?.appendId;
     if (appendId !== undefined && (typeof appendId !== 'string' || appendId === ''))
       throw new UserError(`SqliteSession addItems: appendId must be a non-empty string.`);
+    if (!Array.isArray(items))
+      throw new UserError(
+        `SqliteSession addItems: items must be an array of items, got ${typeof items}.`,
+      );
     if (items.length === 0) return;
-    this.guard('addItems', () => this.addTx.immediate(items, appendId));
+    const ctx = { operation: 'addItems', key: this.key };
+    const texts = items.map((item, i) => encodeItem(item, i, ctx));
+    this.guard('addItems', () => this.addTx.immediate(texts, appendId));
   }
 
   /**
@@ -193,13 +201,16 @@ export class SqliteSession implements SessionV2 {
    * if they still equal `expected` (by JSON); `false` and no change otherwise. Items appended
    * meanwhile, by any process, stay after the replacement (see `sqlite-session-rewrite.ts`).
    * Applied append ids are kept (a retried append stays a no-op).
-   * @throws UserError for a replacement longer than `expected`; SessionError when SQLite fails.
+   * @throws UserError for a replacement longer than `expected`; SessionError when SQLite fails or
+   *   a replacement item is not JSON data or not a valid item (nothing changed).
    */
   async replaceOldestItems(
     expected: readonly Item[],
     replacement: readonly Item[],
   ): Promise<boolean> {
-    return this.guard('replaceOldestItems', () => this.replaceTx.immediate(expected, replacement));
+    const ctx = { operation: 'replaceOldestItems', key: this.key };
+    const texts = replacement.map((item, i) => encodeItem(item, i, ctx));
+    return this.guard('replaceOldestItems', () => this.replaceTx.immediate(expected, texts));
   }
 
   /** Deletes every row of this session id, and its applied append ids. */

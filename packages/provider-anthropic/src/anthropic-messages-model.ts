@@ -20,6 +20,7 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
+import { assertValidOutputItems, StreamPump } from '@baton/provider-utils';
 import { anthropicEndpointOf } from './anthropic-endpoint.js';
 import {
   afterOutput,
@@ -34,8 +35,6 @@ import {
   convertFromAnthropicOutput,
 } from './convert-from-anthropic-output.js';
 import { ANTHROPIC_PROVIDER_ID } from './convert-to-anthropic-input.js';
-import { assertValidOutputItems } from './output-check.js';
-import { StreamPump } from './stream-pump.js';
 
 const OUTPUT_EVENTS = new Set([
   'output_item_added',

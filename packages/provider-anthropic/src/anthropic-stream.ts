@@ -204,7 +204,11 @@ export class AnthropicStreamMapper {
       case 'content_block_delta': {
         const block = isIndex(ev.index) ? this.blocks.get(ev.index) : undefined;
         const d = isRecord(ev.delta) ? ev.delta : {};
-        if (!block) break;
+        // A delta for a block that never started would be dropped: the output would lose it.
+        if (!block)
+          throw invalid(
+            `a content_block_delta for index ${JSON.stringify(ev.index) ?? '(none)'} before any content_block_start for it`,
+          );
         const outputIndex = this.outputIndexOf.get(block);
         if (d.type === 'text_delta' && typeof d.text === 'string') {
           block.text = `${typeof block.text === 'string' ? block.text : ''}${d.text}`;

@@ -6,7 +6,15 @@
  * Baton error with the right retry advice.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { Agent, ModelBehaviorError, ModelCallError, run, UserError } from '@baton/kernel';
+import {
+  Agent,
+  MemorySession,
+  ModelBehaviorError,
+  ModelCallError,
+  run,
+  tool,
+  UserError,
+} from '@baton/kernel';
 import { sseFromEvents, startFixtureServer } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, ownFixture, request, useHarness } from './__fixtures__/harness.js';
@@ -195,6 +203,82 @@ describe('bodies that are not Anthropic messages', () => {
 });
 
 describe('streams', () => {
+  it('tool input deltas that are not valid JSON (no max_tokens) reach the kernel as they came, not as {}', async () => {
+    const truncated = (id: string) =>
+      sseFromEvents(
+        [
+          start,
+          {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'tool_use', id, name: 'lookup', input: {} },
+          },
+          {
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'input_json_delta', partial_json: '{"city": "Par' },
+          },
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use' },
+            usage: { output_tokens: 4 },
+          },
+          { type: 'message_stop' },
+        ],
+        'anthropic',
+      );
+    h.server.enqueue({ kind: 'sse', body: truncated('toolu_a') });
+    const events = await collect(h.model().getStreamedResponse(request('go')));
+    const done = events.at(-1) as { type: string; response: { output: unknown[] } };
+    expect(done.response.output).toEqual([
+      {
+        type: 'function_call',
+        call_id: 'toolu_a',
+        name: 'lookup',
+        arguments: '{"city": "Par',
+        status: 'completed',
+      },
+    ]);
+    const streamed = events
+      .filter((e) => e.type === 'function_call_arguments_delta')
+      .map((e) => (e as { delta: string }).delta)
+      .join('');
+    expect(streamed).toBe('{"city": "Par');
+
+    // Through a streamed run() (only streams carry input deltas): a tool whose parameters are
+    // all optional must not run with {}; the model is told its arguments are invalid JSON.
+    {
+      const calls: unknown[] = [];
+      const lookup = tool({
+        name: 'lookup',
+        description: 'Looks a city up.',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        strict: false,
+        execute: (args) => {
+          calls.push(args);
+          return 'found';
+        },
+      });
+      h.server.enqueue(
+        { kind: 'sse', body: truncated('toolu_b') },
+        { kind: 'sse', body: okStream() },
+      );
+      const session = new MemorySession();
+      const agent = new Agent({ name: 'A', tools: [lookup] });
+      const s = await run(agent, 'go', { model: h.model(), session, stream: true });
+      for await (const _ of s) {
+        // drain
+      }
+      await s.completed;
+      expect(calls).toEqual([]);
+      const output = (await session.getItems()).find((i) => i.type === 'function_call_output');
+      expect((output as { output: string }).output).toMatch(
+        /Invalid JSON arguments for tool "lookup"/,
+      );
+    }
+  });
+
   it('`data: null` before output is a retryable ModelCallError; run() retries and succeeds', async () => {
     const nullEvent = { kind: 'sse' as const, body: 'event: message_start\ndata: null\n\n' };
     h.server.enqueue(nullEvent);
@@ -228,6 +312,35 @@ describe('streams', () => {
       retryable: false,
       code: 'invalid_stream_event',
     });
+  });
+
+  it('a delta for a block that never started is an invalid stream, not a silently lost delta', async () => {
+    for (const index of [0, 3, '__proto__', undefined]) {
+      h.server.enqueue({
+        kind: 'sse',
+        body: sseFromEvents(
+          [
+            start,
+            { type: 'content_block_delta', index, delta: { type: 'text_delta', text: 'lost?' } },
+            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+            { type: 'content_block_stop', index: 0 },
+            {
+              type: 'message_delta',
+              delta: { stop_reason: 'end_turn' },
+              usage: { output_tokens: 2 },
+            },
+            { type: 'message_stop' },
+          ],
+          'anthropic',
+        ),
+      });
+      const error = await thrown(collect(h.model().getStreamedResponse(request('hi'))));
+      expect(ModelCallError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'invalid_stream_event', retryable: true });
+      expect(error.message).toMatch(
+        /content_block_delta for index .* before any content_block_start/,
+      );
+    }
   });
 
   it('a block index "__proto__" is an invalid stream, and no prototype is touched', async () => {

@@ -134,7 +134,8 @@ export function assertAnthropicMessage(
  * `end_index` into that text — web results as `url_citation`, others as
  * `{ type: 'anthropic_citation', citation }`); `thinking` / `redacted_thinking` become reasoning
  * items with `provider_data.anthropic = { type, signature }` / `{ type, data }`; `tool_use`
- * becomes a `function_call` (`call_id` = block id, `arguments` = JSON of `input`); any other
+ * becomes a `function_call` (`call_id` = block id, `arguments` = JSON of `input`, or the streamed
+ * `partial_json` text as it came when that is not valid JSON); any other
  * block (server tools and their results, compaction, …) becomes a `hosted_tool_call` item whose
  * `provider_data.anthropic` is the block, verbatim, so it round-trips.
  *
@@ -258,7 +259,12 @@ export function blockToItem(block: AnthropicBlock): Item {
         type: 'function_call',
         call_id: block.id,
         name: block.name,
-        arguments: JSON.stringify(isRecord(block.input) ? block.input : {}),
+        // Streamed input that is not JSON keeps its text (`partial_json`), so the kernel tells the
+        // model its arguments are invalid instead of running the tool with `{}`.
+        arguments:
+          typeof block.partial_json === 'string'
+            ? block.partial_json
+            : JSON.stringify(isRecord(block.input) ? block.input : {}),
         status: 'completed',
       };
       // Programmatic tool calling: who called the tool (code execution); sent back with the call.

@@ -12,13 +12,13 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
+import { assertValidOutputItems } from '@baton/provider-utils';
 import type OpenAI from 'openai';
 import { getChatRetryAdvice, readFailure } from './chat-errors.js';
 import { convertChatStream } from './chat-stream.js';
 import { convertFromChatOutput } from './convert-from-chat-output.js';
 import { type ChatInputOptions, convertToChatInput } from './convert-to-chat-input.js';
 import { endpointOf, toolCallIdFormatFor } from './endpoint.js';
-import { assertValidOutputItems } from './output-check.js';
 
 /** Options of {@link ChatCompletionsModel}. */
 export interface ChatCompletionsModelOptions {

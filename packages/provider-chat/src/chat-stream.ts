@@ -7,6 +7,7 @@
  */
 import type { Item, ModelStreamEvent } from '@baton/kernel';
 import { ModelCallError } from '@baton/kernel';
+import { assertValidOutputItems, StreamPump } from '@baton/provider-utils';
 import { readFailure, toModelCallError } from './chat-errors.js';
 import { ChatToolCallAssembler, callIdOf } from './chat-tool-calls.js';
 import {
@@ -21,8 +22,6 @@ import {
   reasoningTextOf,
   uniqueCallIds,
 } from './convert-from-chat-output.js';
-import { assertValidOutputItems } from './output-check.js';
-import { StreamPump } from './stream-pump.js';
 
 /** Options of {@link convertChatStream}. */
 export interface ChatStreamOptions {

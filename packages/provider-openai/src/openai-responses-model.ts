@@ -11,6 +11,7 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
+import { assertValidOutputItems } from '@baton/provider-utils';
 import type OpenAI from 'openai';
 import type {
   ResponseCreateParamsNonStreaming,
@@ -21,7 +22,6 @@ import { buildResponsesRequest, type ContextManagementOptions } from './convert-
 import { openAIEndpointOf } from './openai-endpoint.js';
 import { getOpenAIRetryAdvice, readFailure } from './openai-errors.js';
 import { toModelStreamEvents } from './openai-stream.js';
-import { assertValidOutputItems } from './output-check.js';
 
 /** Options of {@link OpenAIResponsesModel}. */
 export interface OpenAIResponsesModelOptions {

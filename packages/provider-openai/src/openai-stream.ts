@@ -3,15 +3,14 @@
  * Source of the event names: https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import { ModelCallError, type ModelStreamEvent } from '@baton/kernel';
+import { assertValidOutputItems, StreamPump } from '@baton/provider-utils';
 import {
   fromResponsesOutputItem,
   fromResponsesResponse,
   type ResponsesResponseLike,
 } from './convert-from-openai-output.js';
 import { readFailure, streamFailure } from './openai-errors.js';
-import { assertValidOutputItems } from './output-check.js';
 import { appendDelta, isIndex, OutputSlots } from './responses-output-slots.js';
-import { StreamPump } from './stream-pump.js';
 
 /** Options of {@link toModelStreamEvents}. */
 export interface ToModelStreamEventsOptions {

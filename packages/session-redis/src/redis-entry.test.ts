@@ -1,4 +1,4 @@
-import { type Item, loadItemSchemas, SessionError } from '@baton/kernel';
+import { findItemIssue, type Item, loadItemSchemas, SessionError } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
 import { decodeEntry, encodeEntry, REDIS_SESSION_ENTRY_VERSION } from './redis-entry.js';
 
@@ -32,6 +32,32 @@ describe('Redis session entries', () => {
     expect(JSON.parse(raw)).toEqual({ v: REDIS_SESSION_ENTRY_VERSION, item });
     expect(raw.startsWith('{"v":1,')).toBe(true);
     expect(decodeEntry(raw, 0, ctx)).toEqual(item);
+  });
+
+  it('decodes the common item shapes exactly as the full item check judges them', () => {
+    const cases: Record<string, unknown>[] = [
+      { type: 'message', role: 'user', content: 'hi' },
+      { type: 'message', role: 'assistant', content: 'ok', id: 'msg_1', status: 'completed' },
+      { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'c1', output: 'done', status: 'incomplete' },
+      // Invalid in one field each: must be refused, as the full check refuses them.
+      { type: 'message', role: 'robot', content: 'hi' },
+      { type: 'message', role: 'user', content: 'hi', id: 7 },
+      { type: 'message', role: 'user', content: 'hi', status: 'done' },
+      { type: 'message', role: 'user', content: 'hi', provider_data: 'x' },
+      { type: 'message', role: 'user', content: 'hi', phase: 3 },
+      { type: 'function_call', call_id: 'c1', name: 'f', arguments: {} },
+      { type: 'function_call_output', call_id: 1, output: 'done' },
+      { type: 'function_call_output', call_id: 'c1', output: 'done', id: null },
+      // Valid with fields the quick check does not know: the full check decides.
+      { type: 'message', role: 'user', content: 'hi', provider_data: { a: 1 }, extra: [1] },
+      { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}', status: 'completed' },
+    ];
+    for (const value of cases) {
+      const decoded = decodeEntry(JSON.stringify({ v: 1, item: value }), 0, ctx);
+      if (findItemIssue(value) === undefined) expect(decoded).toEqual(value);
+      else expect(decoded).toBeInstanceOf(SessionError);
+    }
   });
 
   it('names the index, key and operation of a corrupt entry', () => {

@@ -24,18 +24,28 @@ export interface EntryContext {
 export type ReadContext = EntryContext;
 
 /**
- * Serializes an item into an entry.
- * @throws SessionError when the item cannot be turned into JSON (a BigInt, a cycle).
+ * Serializes an item into an entry. The item is checked like an entry read back: a value that is
+ * not JSON data, or JSON but not an item of the vocabulary, would make every later read of the
+ * list fail, so it is refused before anything of the call is written.
+ * @throws SessionError when the item cannot be turned into JSON (a BigInt, a cycle, `undefined`)
+ *   or is not a valid item (the message says which and why).
  */
 export function encodeEntry(item: Item, ctx: EntryContext): string {
-  try {
-    return JSON.stringify({ v: REDIS_SESSION_ENTRY_VERSION, item });
-  } catch (error) {
-    throw new SessionError(
-      `Cannot store an item of type "${String((item as { type?: unknown })?.type)}" in Redis list "${ctx.key}": it is not JSON-serializable (${(error as Error).message}). Items must be plain JSON data; nothing of this ${ctx.operation} call was written.`,
-      { operation: ctx.operation, key: ctx.key, cause: error },
+  const refuse = (what: string, cause?: unknown) =>
+    new SessionError(
+      `Cannot store an item of type "${String((item as { type?: unknown } | null | undefined)?.type)}" in Redis list "${ctx.key}": it ${what}. Items must be Responses API items (plain JSON data, valid against @baton/kernel/items.schema.json); nothing of this ${ctx.operation} call was written.`,
+      { operation: ctx.operation, key: ctx.key, cause },
     );
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(item);
+  } catch (error) {
+    throw refuse(`is not JSON-serializable (${(error as Error).message})`, error);
   }
+  if (text === undefined) throw refuse(`is ${typeof item}, not JSON-serializable`);
+  const issue = findItemIssue(JSON.parse(text));
+  if (issue !== undefined) throw refuse(`is not a valid item (${issue})`);
+  return `{"v":${REDIS_SESSION_ENTRY_VERSION},"item":${text}}`;
 }
 
 /**
@@ -72,8 +82,60 @@ export function decodeEntry(raw: string, index: number, ctx: ReadContext): Item 
       { operation: ctx.operation, key: ctx.key },
     );
   }
+  // The common shapes first: a check that only accepts what `findItemIssue` accepts, so only
+  // other items (and invalid ones, for the error) pay for the full check.
+  if (isPlainItem(entry.item)) return entry.item as Item;
   const issue = findItemIssue(entry.item);
   return issue === undefined
     ? (entry.item as Item)
     : invalid(`does not hold a valid item (${issue})`);
+}
+
+const ROLES = new Set(['user', 'assistant', 'system', 'developer']);
+const STATUSES = new Set(['in_progress', 'completed', 'incomplete']);
+
+/**
+ * True for the items most entries hold, in a form the kernel's item check accepts: a `message`
+ * with string `content`, a `function_call` and a `function_call_output` with a string `output`,
+ * each with no fields but the ones checked here (all strings, depth 1). Anything else — parts
+ * lists, `provider_data`, other types, an invalid field — returns false: the caller then runs the
+ * full check (`findItemIssue`), so the outcome is the same either way.
+ */
+function isPlainItem(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const item = value as Record<string, unknown>;
+  let known = 0;
+  if (item.id !== undefined) {
+    if (typeof item.id !== 'string') return false;
+    known++;
+  }
+  if (item.status !== undefined) {
+    if (!STATUSES.has(item.status as string)) return false;
+    known++;
+  }
+  switch (item.type) {
+    case 'message':
+      if (!ROLES.has(item.role as string) || typeof item.content !== 'string') return false;
+      known += 3;
+      break;
+    case 'function_call':
+      if (
+        typeof item.call_id !== 'string' ||
+        typeof item.name !== 'string' ||
+        typeof item.arguments !== 'string'
+      )
+        return false;
+      known += 4;
+      break;
+    case 'function_call_output':
+      if (typeof item.call_id !== 'string' || typeof item.output !== 'string') return false;
+      known += 3;
+      break;
+    default:
+      return false;
+  }
+  // No other field (one that would need the full check): counted without allocating a key list.
+  let keys = 0;
+  for (const _ in item) if (++keys > known) return false;
+  return keys === known;
 }

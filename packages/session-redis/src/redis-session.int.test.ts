@@ -307,6 +307,31 @@ describe('RedisSession on a real redis-server', () => {
     expect(await shared.exists(session.itemsKey, session.metaKey)).toBe(0);
   });
 
+  it('refuses values that are not items and writes nothing (later reads would all fail)', async () => {
+    const session = new RedisSession({ sessionId: uniqueId('notitems'), client: shared });
+    await session.addItems([user('before')]);
+    const bad: [unknown, RegExp][] = [
+      [{ foo: 1 }, /not a valid item \(no string "type"\)/],
+      [null, /not a valid item \(not an object\)/],
+      [undefined, /is undefined, not JSON-serializable/],
+      ['text', /not a valid item \(not an object\)/],
+      [{ type: 'message', role: 'user', content: 7 }, /not a valid item/],
+    ];
+    for (const [value, text] of bad) {
+      const error = await session.addItems([user('a'), value as Item]).catch((e) => e);
+      expectSessionError(error, 'addItems', session.itemsKey, text);
+    }
+    const notArray = await session.addItems('abc' as unknown as Item[]).catch((e) => e);
+    expect(notArray).toBeInstanceOf(UserError);
+    expect((notArray as Error).message).toMatch(/items must be an array/);
+    const rewrite = await session
+      .replaceOldestItems([user('before')], [{ nope: true } as unknown as Item])
+      .catch((e) => e);
+    expectSessionError(rewrite, 'replaceOldestItems', session.itemsKey, /not a valid item/);
+    expect(contents(await session.getItems())).toEqual(['before']);
+    await session.clearSession();
+  });
+
   it('close() closes an owned client only', async () => {
     const owned = RedisSession.fromUrl(redis.url, { sessionId: uniqueId('close') });
     await owned.addItems([user('x')]);

@@ -249,12 +249,17 @@ export class RedisSession implements SessionV2 {
    * Appends `items` in one atomic script: all or nothing, never interleaved; refreshes the TTL.
    * With `options.appendId`, at most once per id for this session id (`Session` v2): a call
    * whose outcome is unknown can be sent again.
-   * @throws UserError for an `appendId` that is not a non-empty string.
+   * @throws UserError for an `appendId` that is not a non-empty string, or `items` not an array.
+   * @throws SessionError for an item that is not JSON data or not a valid item (nothing written).
    */
   async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
     const appendId = options?.appendId;
     if (appendId !== undefined && (typeof appendId !== 'string' || appendId === ''))
       throw new UserError('RedisSession addItems: appendId must be a non-empty string.');
+    if (!Array.isArray(items))
+      throw new UserError(
+        `RedisSession addItems: items must be an array of items, got ${typeof items}.`,
+      );
     if (items.length === 0) return;
     const ctx = { operation: 'addItems', key: this.fullKey };
     const entries = items.map((item) => encodeEntry(item, ctx));
@@ -338,19 +343,23 @@ export class RedisSession implements SessionV2 {
     return `${(this.client as unknown as RedisLikeClient).options.keyPrefix ?? ''}${this.itemsKey}`;
   }
 
-  private async call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+  private call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     const client = this.client as unknown as RedisLikeClient;
-    if (this.owned) {
-      await waitUntilReady(this.client, this.owned.connectTimeoutMs, {
+    const fail = (error: unknown): never => {
+      throw toSessionError(error, operation, this.fullKey, client);
+    };
+    // Connected (the usual case): no wait, and no promise layer but the error mapping.
+    if (this.owned && this.client.status !== 'ready') {
+      return waitUntilReady(this.client, this.owned.connectTimeoutMs, {
         operation,
         key: this.fullKey,
         lastError: this.owned.lastError,
-      });
+      }).then(() => fn().catch(fail));
     }
     try {
-      return await fn();
+      return fn().catch(fail);
     } catch (error) {
-      throw toSessionError(error, operation, this.fullKey, client);
+      return Promise.reject(toSessionError(error, operation, this.fullKey, client));
     }
   }
 

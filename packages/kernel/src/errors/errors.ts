@@ -230,3 +230,22 @@ export class ToolGuardrailTripwireTriggered extends BatonError {
     );
   }
 }
+
+/**
+ * `error` when it is an `Error`; otherwise a `UserError` saying that `where` threw a value that is
+ * not an Error (a string, `null`, a plain object), with the value as `cause`.
+ */
+export function nonErrorThrown(error: unknown, where: string): unknown {
+  if (error instanceof Error) return error;
+  let shown: string;
+  try {
+    shown =
+      typeof error === 'string' ? JSON.stringify(error) : (JSON.stringify(error) ?? String(error));
+  } catch {
+    shown = String(error);
+  }
+  return new UserError(
+    `${where} threw ${shown.slice(0, 200)}, which is not an Error. Throw an Error object, so the failure carries a message and a stack.`,
+    { cause: error },
+  );
+}

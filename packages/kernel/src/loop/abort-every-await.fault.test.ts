@@ -245,6 +245,9 @@ async function sweep(
   stream: boolean,
   setup: Setup,
 ): Promise<{ points: number; reRunAfterFinish: number }> {
+  // Loads zod and the item schemas first, so the first sweep sees the same rounds as the others
+  // (inside the test, not at module level: mutation testing attributes the run to this test).
+  await run(world().agent, 'warm up');
   // The conversation an unaborted run leaves in the session, and where its writes end.
   const baseline = await setup();
   const writeEnds = [(await baseline.session.getItems()).length];
@@ -272,9 +275,6 @@ async function sweep(
   }
   throw new Error(`the run did not finish within ${MAX_ROUNDS} microtask rounds`);
 }
-
-// Loads zod and the item schemas once, so the first sweep sees the same rounds as the others.
-await run(world().agent, 'warm up');
 
 describe('abort at every await of a turn with tools', () => {
   for (const stream of [false, true]) {

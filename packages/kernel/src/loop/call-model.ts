@@ -30,7 +30,7 @@ export async function callModel(
   request: ModelRequest,
 ): Promise<ModelResponse> {
   const { state } = rt;
-  await callHooks(rt, plan.agent, (h) =>
+  await callHooks(rt, plan.agent, 'onLLMStart', (h) =>
     h.onLLMStart?.(state.context, plan.agent, {
       systemInstructions: request.systemInstructions,
       input: request.input,
@@ -85,7 +85,9 @@ export async function callModel(
     }
     addUsage(state.context.usage, { requests: 1, ...response.usage });
     state.modelResponses.push(response);
-    await callHooks(rt, plan.agent, (h) => h.onLLMEnd?.(state.context, plan.agent, response));
+    await callHooks(rt, plan.agent, 'onLLMEnd', (h) =>
+      h.onLLMEnd?.(state.context, plan.agent, response),
+    );
     return response;
   }, fail);
 }

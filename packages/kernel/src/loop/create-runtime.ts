@@ -34,6 +34,7 @@ export async function createRuntime(
   stream: boolean,
   parent?: ParentLink,
 ): Promise<RunRuntime> {
+  checkSession(options.session);
   if (!(input instanceof RunState)) return buildRuntime(agent, input, options, stream, parent);
   claimState(agent, input, options);
   try {
@@ -42,6 +43,26 @@ export async function createRuntime(
     input.inUse = false;
     throw error;
   }
+}
+
+/** @throws UserError when `session` is given but lacks what the run calls, or has an unknown version. */
+function checkSession(session: unknown): void {
+  if (session === undefined || session === null) return;
+  const s = session as { getItems?: unknown; addItems?: unknown; specificationVersion?: unknown };
+  const missing = (['getItems', 'addItems'] as const).filter((m) => typeof s[m] !== 'function');
+  const problem =
+    typeof session !== 'object'
+      ? `is a ${typeof session}`
+      : missing.length > 0
+        ? `has no ${missing.join(', ')} method`
+        : s.specificationVersion !== undefined &&
+            !['v1', 'v2'].includes(s.specificationVersion as string)
+          ? `has specificationVersion ${JSON.stringify(s.specificationVersion)} (this Baton knows "v1" and "v2")`
+          : undefined;
+  if (problem)
+    throw new UserError(
+      `run(): options.session must be a Session (getItems, addItems, popItem, clearSession); it ${problem}. Use MemorySession, SqliteSession (@baton/memory) or RedisSession (@baton/session-redis), or implement the Session interface.`,
+    );
 }
 
 function checkCount(name: string, value: number | undefined, min: number, extra = ''): void {

@@ -56,7 +56,9 @@ export async function executeHandoff(
       target_agent: target,
     },
   ]);
-  await callHooks(rt, target, (hooks) => hooks.onHandoff?.(state.context, from, target));
+  await callHooks(rt, target, 'onHandoff', (hooks) =>
+    hooks.onHandoff?.(state.context, from, target),
+  );
   const { handoffInputFilter, nestHandoffHistory: nest } = rt.options;
   const filter =
     h.inputFilter ??

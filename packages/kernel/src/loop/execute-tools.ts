@@ -183,7 +183,9 @@ async function executeOne(
   );
   if (rejected !== undefined) return output(agent, call, rejected, false, tool);
   checkAborted(rt.signal); // an aborted (or cancelled) run starts no further tool
-  await callHooks(rt, agent, (h) => h.onToolStart?.(state.context, agent, tool.name, call));
+  await callHooks(rt, agent, 'onToolStart', (h) =>
+    h.onToolStart?.(state.context, agent, tool.name, call),
+  );
   const span = rt.tracer?.startSpan<FunctionSpanData>(
     {
       kind: 'function',
@@ -215,7 +217,7 @@ async function executeOne(
         };
       }
       if (!(error instanceof NestedRunStop) && !rt.signal?.aborted)
-        await callHooks(rt, agent, (h) =>
+        await callHooks(rt, agent, 'onToolError', (h) =>
           h.onToolError?.(state.context, agent, tool.name, call, error),
         );
       throwIfFatal(rt, tool, call, error);
@@ -246,7 +248,9 @@ async function executeOne(
       span.data.output = typeof text === 'string' ? text : JSON.stringify(text);
     rt.tracer!.endSpan(span, failure);
   }
-  await callHooks(rt, agent, (h) => h.onToolEnd?.(state.context, agent, tool.name, call, value));
+  await callHooks(rt, agent, 'onToolEnd', (h) =>
+    h.onToolEnd?.(state.context, agent, tool.name, call, value),
+  );
   return output(agent, call, value, true, tool, failure === undefined);
 }
 

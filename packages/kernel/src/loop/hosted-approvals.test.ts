@@ -196,3 +196,30 @@ describe("a hosted tool's onApproval callback (both modes)", () => {
     });
   }
 });
+
+describe('a hosted request approved one by one under an "always" rejection (both modes)', () => {
+  for (const stream of [false, true]) {
+    const mode = stream ? 'streamed' : 'non-streamed';
+
+    it(`is answered approve: true without the rejection's message; the others carry it (${mode})`, async () => {
+      const model = new ScriptedModel([[request('mcpr_a'), request('mcpr_b')], [msg('handled')]]);
+      const agent = new Agent({ name: 'Ops', tools: [mcp], model });
+      const first = (await runMode(() => ({ agent, input: 'go' }), stream)).result!;
+      const state = await RunState.fromString(agent, first.state.toString());
+      const [a, b] = state.getInterruptions();
+      state.reject(a, { always: true, message: 'no deletions' });
+      state.approve(b);
+      const second = (await runMode(() => ({ agent, input: state as any }), stream)).result!;
+      expect(second.finalOutput).toBe('handled');
+      expect(answers(model.requests[1].input)).toStrictEqual([
+        {
+          type: 'mcp_approval_response',
+          approval_request_id: 'mcpr_a',
+          approve: false,
+          reason: 'no deletions',
+        },
+        { type: 'mcp_approval_response', approval_request_id: 'mcpr_b', approve: true },
+      ]);
+    });
+  }
+});

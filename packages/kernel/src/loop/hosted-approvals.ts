@@ -45,7 +45,8 @@ export async function decideHostedApprovals(
         raw_item: request,
         tool_name: name,
         call_id: id,
-        arguments: typeof request.arguments === 'string' ? request.arguments : '{}',
+        // A string by the item schema (`mcp_approval_request.arguments`), like `id` and `name`.
+        arguments: String(request.arguments),
         path: [],
       });
       continue;

@@ -5,6 +5,7 @@
  */
 import {
   InputGuardrailTripwireTriggered,
+  nonErrorThrown,
   OutputGuardrailTripwireTriggered,
   UserError,
 } from '../errors/errors.js';
@@ -35,8 +36,9 @@ async function runOne(
     }
     return { guardrailName: guardrail.name, agentName: agent.name, output };
   } catch (error) {
-    if (span) rt.tracer!.failSpan(span, error);
-    throw error;
+    const failure = nonErrorThrown(error, `Guardrail "${guardrail.name}"`);
+    if (span) rt.tracer!.failSpan(span, failure);
+    throw failure;
   }
 }
 

@@ -140,8 +140,10 @@ describe('function spans and tool errors', () => {
       REDACTED_TOOL_ERROR,
       REDACTED_TOOL_ERROR,
     ]);
-    // With sensitive data on, the span's error data holds the real error for the developer.
-    expect(byName.bad.error?.data).toMatchObject({ message: 'internal detail' });
+    // The model never sees the error's message; the developer does, on the span, because this
+    // run includes sensitive data.
+    expect(JSON.stringify(model.requests)).not.toContain('detail');
+    expect(byName.bad.error?.data).toMatchObject({ type: 'Error', message: 'internal detail' });
     // With it off, the real error's text reaches no span.
     rec.ended.length = 0;
     const again = new ScriptedModel([[fc('bad', {}, 'c2')], [msg('done')]]);

@@ -3,7 +3,12 @@
  * with the agent spans, the max-turns rule, and cleanup on every exit path.
  */
 import type { RunOutcome } from '../capability/capability.js';
-import { BatonError, MaxTurnsExceededError, RunAbortedError } from '../errors/errors.js';
+import {
+  BatonError,
+  MaxTurnsExceededError,
+  nonErrorThrown,
+  RunAbortedError,
+} from '../errors/errors.js';
 import type { RunState } from '../run-state/run-state.js';
 import type { AgentSpanData, SpanInterruption } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
@@ -98,7 +103,10 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
     const final =
       rt.signal?.aborted && !RunAbortedError.isInstance(error)
         ? toAbortError(rt.signal, error)
-        : error;
+        : nonErrorThrown(
+            error,
+            'Code the run called (a custom model, a tool error function or a tool guardrail)',
+          );
     failure = { message: final instanceof Error ? final.message : String(final) };
     thrown = final;
     // Every Baton error carries the state it stopped in (resumable after e.g. a model outage).
@@ -139,6 +147,8 @@ async function complete(rt: RunRuntime): Promise<RunState<any, AnyAgent>> {
   const { state } = rt;
   const agent = state.currentAgent;
   await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
-  await callHooks(rt, agent, (h) => h.onAgentEnd?.(state.context, agent, state.finalOutput));
+  await callHooks(rt, agent, 'onAgentEnd', (h) =>
+    h.onAgentEnd?.(state.context, agent, state.finalOutput),
+  );
   return state;
 }

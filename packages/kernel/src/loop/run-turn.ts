@@ -57,7 +57,7 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const { pendingTurn } = state;
   if (!pendingTurn && !state.agentStarted) {
     state.agentStarted = true;
-    await callHooks(rt, agent, (h) => h.onAgentStart?.(state.context, agent));
+    await callHooks(rt, agent, 'onAgentStart', (h) => h.onAgentStart?.(state.context, agent));
   }
   // A paused turn resumes as the turn it was (its model call is not made again).
   const turn = pendingTurn ? state.currentTurn : state.currentTurn + 1;

@@ -134,7 +134,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
 
   /** Approves a pending call (`always`: also every later call of this tool nobody decided). */
   approve(item: ToolApprovalRunItem<AnyAgent>, options: { always?: boolean } = {}): void {
-    this.decide(item, true, options.always ?? false, undefined);
+    this.decide(item, true, options?.always ?? false, undefined);
   }
 
   /** Rejects a pending call; the model sees `message` (or a default text) as the output. */
@@ -142,7 +142,7 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     item: ToolApprovalRunItem<AnyAgent>,
     options: { message?: string; always?: boolean } = {},
   ): void {
-    this.decide(item, false, options.always ?? false, options.message);
+    this.decide(item, false, options?.always ?? false, options?.message);
   }
 
   /**
@@ -165,11 +165,16 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     always: boolean,
     message: string | undefined,
   ): void {
-    if (item?.type !== 'tool_approval_item')
+    if (
+      item?.type !== 'tool_approval_item' ||
+      !Array.isArray(item.path) ||
+      !item.path.every((id) => typeof id === 'string')
+    )
       throw new UserError('approve()/reject() take an item from result.interruptions.');
     if (item.path.length > 0) {
       const [head, ...rest] = item.path;
-      const nested = this.nestedStates[head];
+      // Own keys only: a path naming "__proto__" or "constructor" finds no nested run.
+      const nested = Object.hasOwn(this.nestedStates, head) ? this.nestedStates[head] : undefined;
       if (!nested)
         throw new UserError(
           `No paused nested run for call ${head}; was this item taken from this state's interruptions?`,

@@ -75,9 +75,11 @@ export function isStandardSchema(value: unknown): value is StandardSchemaLike {
 function stripNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripNulls);
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = stripNulls(v);
-    return out;
+    // fromEntries defines own keys: assigning out["__proto__"] would set the prototype instead,
+    // smuggling the fields of a `{"__proto__": {...}}` argument past the schema.
+    return Object.fromEntries(
+      Object.entries(value).flatMap(([k, v]) => (v === null ? [] : [[k, stripNulls(v)]])),
+    );
   }
   return value;
 }

@@ -2,8 +2,8 @@
  * `StreamPump`: the async iterator behind a provider stream. Each event of the vendor SDK's
  * stream is mapped by a synchronous `step` into zero or more kernel events, handed out one per
  * `next()`: no async generator sits between the SDK and the consumer (a generator `yield` costs
- * a promise round trip, about what the mapping of an event costs). The same file is in each
- * provider package (provider-openai, provider-chat, provider-anthropic); keep them identical.
+ * a promise round trip, about what the mapping of an event costs). Shared by the provider
+ * packages (provider-openai, provider-chat, provider-anthropic).
  */
 
 /** How a pump maps one source. */
