@@ -49,54 +49,55 @@ export async function callModel(
     },
     rt.turnSpan,
   );
-  let response: ModelResponse;
-  try {
-    const wrap = rt.options.durability?.wrapModelCall;
-    const call = (opts?: { onEvent?: (event: ModelStreamEvent) => void }) =>
-      attemptWithRetries(rt, plan, request, opts?.onEvent);
-    response = wrap
-      ? await wrap(
-          { runId: state.runId, turn: state.currentTurn + 1, agentName: plan.agent.name },
-          request,
-          call,
-        )
-      : await call();
+  const wrap = rt.options.durability?.wrapModelCall;
+  // Only a traced call has a span to fail (untraced, an error passes through as it is).
+  const fail =
+    span &&
+    ((error: unknown): never => {
+      rt.tracer!.failSpan(span, error);
+      throw error;
+    });
+  // Continued by callbacks, not awaits: while the model works, this call holds no frame (S8).
+  const answer = wrap
+    ? new Promise<ModelResponse>((ok) => {
+        const key = { runId: state.runId, turn: state.currentTurn + 1, agentName: plan.agent.name };
+        ok(wrap(key, request, (o) => attemptWithRetries(rt, plan, request, o?.onEvent, 1)));
+      })
+    : attemptWithRetries(rt, plan, request, undefined, 1);
+  return answer.then(async (response) => {
     if (
       !response ||
       !Array.isArray(response.output) ||
       response.output.some((i) => !i || typeof i.type !== 'string')
     ) {
-      throw new ModelBehaviorError(
+      const error = new ModelBehaviorError(
         `Model "${plan.model.provider}:${plan.model.modelId}" returned a response without a valid output list (every item needs a string "type"). Check the Model implementation.`,
       );
+      throw fail ? fail(error) : error;
     }
-  } catch (error) {
-    if (span) rt.tracer!.failSpan(span, error);
-    throw error;
-  }
-  response.usage ??= {};
-  if (span) {
-    span.data.usage = response.usage;
-    span.data.responseId = response.responseId;
-    span.data.responseModel = response.modelName;
-    if (rt.tracer!.includeSensitiveData) span.data.output = response.output;
-    rt.tracer!.endSpan(span);
-  }
-  addUsage(state.context.usage, { requests: 1, ...response.usage });
-  state.modelResponses.push(response);
-  await callHooks(rt, plan.agent, 'onLLMEnd', (h) =>
-    h.onLLMEnd?.(state.context, plan.agent, response),
-  );
-  return response;
+    response.usage ??= {};
+    if (span) {
+      span.data.usage = response.usage;
+      span.data.responseId = response.responseId;
+      span.data.responseModel = response.modelName;
+      if (rt.tracer!.includeSensitiveData) span.data.output = response.output;
+      rt.tracer!.endSpan(span);
+    }
+    addUsage(state.context.usage, { requests: 1, ...response.usage });
+    state.modelResponses.push(response);
+    await callHooks(rt, plan.agent, 'onLLMEnd', (h) =>
+      h.onLLMEnd?.(state.context, plan.agent, response),
+    );
+    return response;
+  }, fail);
 }
-
-const NONE = () => undefined;
 
 /** How far an attempt got: output reached the caller; the server acknowledged the request. */
 interface Progress {
   emitted: boolean;
   accepted: boolean;
 }
+const NO_PROGRESS: Readonly<Progress> = Object.freeze({ emitted: false, accepted: false });
 
 /**
  * Decides whether to retry `error` (attempt is 1-based for the attempt that failed). A request
@@ -149,41 +150,36 @@ function attemptWithRetries(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
-  onEvent?: (event: ModelStreamEvent) => void,
-  attempt = 1,
+  onEvent: ((event: ModelStreamEvent) => void) | undefined,
+  attempt: number,
 ): Promise<ModelResponse> {
-  const progress: Progress = { emitted: false, accepted: false };
+  // Only a streamed attempt records its progress (a plain call never emits output).
+  const progress = rt.stream || onEvent ? { emitted: false, accepted: false } : NO_PROGRESS;
   const limits = attemptLimits(plan, request);
   let answer: Promise<ModelResponse>;
   try {
-    answer = attemptOnce(rt, plan, limits.request, progress, limits.touch, onEvent);
+    answer = attemptOnce(rt, plan, limits?.request ?? request, progress, limits?.touch, onEvent);
   } catch (thrown) {
     answer = Promise.reject(thrown);
   }
-  return answer.then(
-    (response) => {
-      limits.clear();
-      return response;
-    },
-    async (thrown) => {
-      limits.clear();
-      const error = limits.timedOut() ?? thrown;
-      if (progress.emitted) {
-        if (request.signal?.aborted && rt.signal?.aborted) throw toAbortError(rt.signal, error);
-        throw error;
-      }
-      await retryOrThrow(rt, plan, request, error, attempt, progress);
-      return attemptWithRetries(rt, plan, request, onEvent, attempt + 1);
-    },
-  );
+  if (limits) answer = answer.finally(limits.clear);
+  return answer.catch(async (thrown) => {
+    const error = limits?.timedOut() ?? thrown;
+    if (progress.emitted) {
+      if (request.signal?.aborted && rt.signal?.aborted) throw toAbortError(rt.signal, error);
+      throw error;
+    }
+    await retryOrThrow(rt, plan, request, error, attempt, progress);
+    return attemptWithRetries(rt, plan, request, onEvent, attempt + 1);
+  });
 }
 
-async function attemptOnce(
+function attemptOnce(
   rt: RunRuntime,
   plan: TurnPlan,
   request: ModelRequest,
   progress: Progress,
-  touch: () => void,
+  touch: (() => void) | undefined,
   onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<ModelResponse> {
   if (!rt.stream && !onEvent) return untilAborted(plan.model.getResponse(request), request.signal);
@@ -197,14 +193,14 @@ async function consumeStream(
   plan: TurnPlan,
   request: ModelRequest,
   progress: Progress,
-  touch: () => void,
+  touch: (() => void) | undefined,
   onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<ModelResponse> {
   let done: ModelResponse | undefined;
-  touch();
+  touch?.();
   for await (const event of plan.model.getStreamedResponse(request)) {
     if (request.signal?.aborted) break;
-    touch();
+    touch?.();
     if (event.type === 'response_done') done = event.response;
     else if (OUTPUT_EVENTS.has(event.type)) progress.emitted = progress.accepted = true;
     else if (event.type === 'response_started' && event.responseId) progress.accepted = true;
@@ -227,13 +223,7 @@ async function consumeStream(
  */
 function attemptLimits(plan: TurnPlan, request: ModelRequest) {
   const { timeoutMs, streamIdleTimeoutMs: idleMs } = plan.modelSettings;
-  if (timeoutMs === undefined && idleMs === undefined)
-    return {
-      request,
-      touch: NONE,
-      timedOut: NONE as () => ModelCallError | undefined,
-      clear: NONE,
-    };
+  if (timeoutMs === undefined && idleMs === undefined) return undefined;
   const { controller, unlink } = linkedController(request.signal);
   let fired: ModelCallError | undefined;
   const timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};

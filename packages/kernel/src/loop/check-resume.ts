@@ -6,7 +6,7 @@
 import { UserError } from '../errors/errors.js';
 import type { RunState } from '../run-state/run-state.js';
 import type { RunOptions } from './run-options.js';
-import type { AnyAgent } from './run-runtime.js';
+import { type AnyAgent, hasOutput } from './run-runtime.js';
 
 const named = (id: string | null | undefined) => (id == null ? 'no session' : `session "${id}"`);
 
@@ -44,11 +44,7 @@ export function claimState(agent: AnyAgent, state: RunState, options: RunOptions
 }
 
 /** @throws UserError when the session holds the output of a call the state has still to make. */
-export async function refuseSessionHeldCalls(
-  state: RunState,
-  options: RunOptions,
-  completed: Set<string>,
-): Promise<void> {
+export async function refuseSessionHeldCalls(state: RunState, options: RunOptions): Promise<void> {
   const turn = state.pendingTurn;
   if (!options.session || !turn) return;
   const open = new Map(
@@ -57,7 +53,7 @@ export async function refuseSessionHeldCalls(
       ...turn.ignoredHandoffCalls,
       ...(turn.handoffCall ? [turn.handoffCall] : []),
     ]
-      .filter((c) => !completed.has(c.call_id))
+      .filter((c) => !hasOutput(state.generatedItems, c.call_id))
       .map((c) => [c.call_id, c]),
   );
   if (open.size === 0) return;

@@ -15,7 +15,7 @@ import { newTraceId, Tracer } from '../tracing/tracer.js';
 import { claimState, refuseSessionHeldCalls } from './check-resume.js';
 import { RunContext } from './run-context.js';
 import type { RunOptions } from './run-options.js';
-import { type AnyAgent, outputCallId, type RunRuntime } from './run-runtime.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
 import { prepareSessionInput } from './session-io.js';
 
 const NO_EMIT = (): void => {};
@@ -174,13 +174,8 @@ async function buildRuntime(
   // Refuse two agents with one name before any model call (a RunState could not rebind them).
   if (!parent) collectAgents(state.startingAgent);
   applyServerConversation(state, options);
-  const completedCallIds = new Set<string>();
-  for (const item of state.generatedItems) {
-    const id = outputCallId(item);
-    if (id) completedCallIds.add(id);
-  }
   if (resumed) {
-    await refuseSessionHeldCalls(state, options, completedCallIds);
+    await refuseSessionHeldCalls(state, options);
     state.resumeGeneration++;
   }
   return {
@@ -196,9 +191,11 @@ async function buildRuntime(
     emit: NO_EMIT,
     newInput,
     turnStartIndex: state.generatedItems.length,
-    prepared: new Map(),
-    models: new Map(),
-    completedCallIds,
+    // Set later; declared here so they live in the object, not in a grown property store (S8).
+    turnSpan: undefined,
+    seenCallIds: undefined,
+    lastStep: undefined,
+    runAgentTool: undefined,
     nested: parent !== undefined,
     resumed,
     promptCacheKey: options.promptCacheKey ?? `baton_${state.runId}`,

@@ -28,7 +28,7 @@ import { invokeTool, recordToolError } from './invoke-tool.js';
 import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
-import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
+import { type AnyAgent, isAnswered, outputItem, type RunRuntime } from './run-runtime.js';
 import { checkAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
@@ -63,7 +63,7 @@ export async function executeFunctionCalls(
   for (const { name, call_id } of calls)
     if (
       !plan.functionTools.has(name) &&
-      !rt.completedCallIds.has(call_id) &&
+      !isAnswered(rt, call_id) &&
       rt.state.isApproved(name, call_id) === true
     )
       throw new UserError(
@@ -152,7 +152,7 @@ async function executeOne(
 ): Promise<CallOutcome> {
   const { state } = rt;
   const agent = plan.agent;
-  if (rt.completedCallIds.has(call.call_id)) return undefined;
+  if (isAnswered(rt, call.call_id)) return undefined;
   const tool = plan.functionTools.get(call.name);
   const decision = state.isApproved(call.name, call.call_id);
   if (decision === false) {

@@ -7,7 +7,7 @@ import type { HostedItem } from '../items/item-types.js';
 import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import { recordDecision } from '../run-state/approvals.js';
 import type { TurnPlan } from './prepare-turn.js';
-import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { type AnyAgent, isAnswered, type RunRuntime } from './run-runtime.js';
 
 /** Answers (`outputs`) and still undecided requests (`approvals`) of one turn. */
 export async function decideHostedApprovals(
@@ -22,7 +22,7 @@ export async function decideHostedApprovals(
   for (const request of requests) {
     const id = String(request.id);
     const name = String(request.name);
-    if (rt.completedCallIds.has(id)) continue;
+    if (isAnswered(rt, id)) continue;
     let approve = state.isApproved(name, id);
     let reason = approve === false ? state.rejectionMessage(name, id) : undefined;
     const tool = plan.hostedTools.find(

@@ -26,36 +26,33 @@ export interface TurnPlan {
   model: Model;
   systemInstructions?: string;
   functionTools: Map<string, FunctionTool>;
-  handoffs: Map<string, Handoff<any, AnyAgent>>;
+  handoffs: ReadonlyMap<string, Handoff<any, AnyAgent>>;
   toolDefinitions: ToolDefinition[];
   /** The enabled hosted tools (their approval callbacks). */
   hostedTools: HostedTool[];
   /** Tools offered natively this turn, by call item type (see `NativeToolCall`). */
-  nativeCalls: Map<string, FunctionTool>;
+  nativeCalls: ReadonlyMap<string, FunctionTool>;
   prompt?: Prompt;
   modelSettings: ModelSettings;
   outputSchema?: OutputSchemaDefinition & { validate: ResolvedSchema['validate'] };
 }
 
 const NONE: never[] = [];
+const NO_MAP: ReadonlyMap<string, never> = new Map<string, never>(); // a turn's maps are made only when filled (S8)
 const NO_SETTINGS: ModelSettings = Object.freeze({});
+/** An agent without capabilities: nothing to clone or set up, nothing kept per run. */
+const BARE: PreparedAgent = Object.freeze({
+  capabilities: NONE,
+  extraTools: NONE,
+  instructionFragments: NONE,
+  setUp: true,
+});
 
 /** Clones and sets up the agent's capabilities once per run (idempotent). */
 export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<PreparedAgent> {
-  let prepared = rt.prepared.get(agent);
+  if (agent.capabilities.length === 0) return BARE;
+  let prepared = rt.prepared?.get(agent);
   if (prepared?.setUp) return prepared;
-  if (agent.capabilities.length === 0) {
-    // Nothing to clone or set up: no capability run, no per-run lists.
-    prepared = {
-      agent,
-      capabilities: NONE,
-      extraTools: NONE,
-      instructionFragments: NONE,
-      setUp: true,
-    };
-    rt.prepared.set(agent, prepared);
-    return prepared;
-  }
   const extensions = rt.state.extensions;
   const capabilityRun: CapabilityRun = {
     runContext: rt.state.context,
@@ -76,13 +73,13 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
     },
   };
   prepared = {
-    agent,
     capabilities: agent.capabilities.map(cloneCapability),
     capabilityRun,
     extraTools: [],
     instructionFragments: [],
     setUp: false,
   };
+  rt.prepared ??= new Map();
   rt.prepared.set(agent, prepared);
   const scope = rt.tracer && rt.agentSpan ? { tracer: rt.tracer, span: rt.agentSpan } : undefined;
   await withSpanScope(scope, async () => {
@@ -100,7 +97,7 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
 /** Runs every prepared capability's `teardown`; errors are collected, the first rethrown. */
 export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promise<void> {
   let first: unknown;
-  for (const prepared of rt.prepared.values()) {
+  for (const prepared of rt.prepared?.values() ?? NONE) {
     for (const cap of prepared.capabilities) {
       try {
         await cap.teardown?.(prepared.capabilityRun!, outcome);
@@ -109,26 +106,24 @@ export async function teardownAgents(rt: RunRuntime, outcome: RunOutcome): Promi
       }
     }
   }
-  rt.prepared.clear();
+  rt.prepared?.clear();
   if (first !== undefined) throw first;
 }
 
 /** Resolves the model of an agent for this run (run override > agent > provider default). */
 export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Model> {
-  const cached = rt.models.get(agent);
-  if (cached) return cached;
   const spec = rt.options.model ?? agent.model;
-  let model: Model;
-  if (spec && typeof spec === 'object') model = spec;
-  else {
-    const provider = rt.options.modelProvider;
-    if (!provider) {
-      throw new UserError(
-        `Agent "${agent.name}" has ${spec ? `model "${spec}"` : 'no model'} and the run has no modelProvider. Pass a Model instance, or run(..., { modelProvider: createProviderRegistry({...}) }).`,
-      );
-    }
-    model = await provider.getModel(spec);
+  if (spec && typeof spec === 'object') return spec;
+  const cached = rt.models?.get(agent);
+  if (cached) return cached;
+  const provider = rt.options.modelProvider;
+  if (!provider) {
+    throw new UserError(
+      `Agent "${agent.name}" has ${spec ? `model "${spec}"` : 'no model'} and the run has no modelProvider. Pass a Model instance, or run(..., { modelProvider: createProviderRegistry({...}) }).`,
+    );
   }
+  const model = await provider.getModel(spec);
+  rt.models ??= new Map(); // made only for models a provider resolves by name
   rt.models.set(agent, model);
   return model;
 }
@@ -138,7 +133,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   const prepared = await prepareAgent(rt, agent);
   const ctx = rt.state.context;
   const model = await resolveModel(rt, agent);
-  const nativeCalls = new Map<string, FunctionTool>();
+  let nativeCalls: Map<string, FunctionTool> | undefined;
   /** A feature the model declares it lacks fails the run here, before any model call. */
   const need = (feature: string, what: string) => {
     if (model.supports && !model.supports(feature))
@@ -147,9 +142,9 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       );
   };
   const functionTools = new Map<string, FunctionTool>();
-  const handoffs = new Map<string, Handoff<any, AnyAgent>>();
+  let handoffs: Map<string, Handoff<any, AnyAgent>> | undefined;
   const toolDefinitions: ToolDefinition[] = [];
-  const hostedTools: HostedTool[] = [];
+  let hostedTools: HostedTool[] = NONE;
   const owners = new Map<string, string>();
   const claim = (name: string, owner: string) => {
     const previous = owners.get(name);
@@ -168,6 +163,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       if (n && model.supports?.(`native_tool:${n.callType}`)) {
         const view = nativeCallView(t);
         functionTools.set(t.name, view);
+        nativeCalls ??= new Map();
         nativeCalls.set(n.callType, view);
         toolDefinitions.push({
           type: 'hosted_tool',
@@ -192,7 +188,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
         `hosted_tools:${hosted.providerId}`,
         `the ${hosted.providerId} hosted tool "${hosted.name}"`,
       );
-      hostedTools.push(hosted);
+      hostedTools = [...hostedTools, hosted];
       toolDefinitions.push({
         type: 'hosted_tool',
         name: hosted.name,
@@ -204,6 +200,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   for (const h of agent.getHandoffs()) {
     if (!(await h.isEnabled(ctx, agent))) continue;
     claim(h.toolName, `handoff to "${h.agent.name}"`);
+    handoffs ??= new Map();
     handoffs.set(h.toolName, h);
     toolDefinitions.push({
       type: 'function',
@@ -246,10 +243,10 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     model,
     systemInstructions,
     functionTools,
-    handoffs,
-    toolDefinitions,
+    handoffs: handoffs ?? NO_MAP,
+    toolDefinitions: toolDefinitions.slice(), // exact size (a pushed-to array keeps 17 slots)
     hostedTools,
-    nativeCalls,
+    nativeCalls: nativeCalls ?? NO_MAP,
     prompt,
     modelSettings,
     outputSchema: agent.getOutputSchema(),

@@ -20,25 +20,24 @@ export interface ProcessedResponse {
   lastMessage?: MessageItem;
 }
 
+const NO_IDS: ReadonlySet<string> = new Set<string>();
+const callIn = (items: RunItem<AnyAgent>[], callId: string) =>
+  items.some((i) => i.raw_item.type === 'function_call' && i.raw_item.call_id === callId);
+
 /**
- * Records `callId` as used by this run; returns true when it was already used (in the input,
- * an earlier turn, or earlier in the same response). The set is built on first use.
+ * Whether `callId` was used already: in the input (a set made on first use, none when the
+ * input has no calls), an earlier turn, or earlier in this response (`items`).
  */
-function claimCallId(rt: RunRuntime, callId: string): boolean {
-  let seen = rt.seenCallIds;
-  if (!seen) {
-    seen = new Set<string>();
-    for (const item of rt.state.originalInput)
-      if (item.type === 'function_call') seen.add(item.call_id);
-    for (const item of rt.state.generatedItems) {
-      const raw = item.raw_item as { type: string; call_id?: string };
-      if (raw.type === 'function_call' && raw.call_id) seen.add(raw.call_id);
-    }
-    rt.seenCallIds = seen;
+function usedCallId(rt: RunRuntime, callId: string, items: RunItem<AnyAgent>[]): boolean {
+  if (!rt.seenCallIds) {
+    const ids = rt.state.originalInput.flatMap((i) =>
+      i.type === 'function_call' ? i.call_id : [],
+    );
+    rt.seenCallIds = ids.length > 0 ? new Set(ids) : NO_IDS;
   }
-  if (seen.has(callId)) return true;
-  seen.add(callId);
-  return false;
+  return (
+    rt.seenCallIds.has(callId) || callIn(rt.state.generatedItems, callId) || callIn(items, callId)
+  );
 }
 
 /** The output text for a call to a tool that does not exist. */
@@ -75,10 +74,8 @@ export function processResponse(
         break;
       case 'function_call': {
         // Some servers send no call id, or one per turn: every call is answered once (inv. 2, 5).
-        if (!item.call_id || claimCallId(rt, item.call_id)) {
+        if (!item.call_id || usedCallId(rt, item.call_id, items))
           item = { ...item, call_id: `t${rt.state.currentTurn}.${index}` };
-          claimCallId(rt, item.call_id);
-        }
         const call = item as FunctionCallItem;
         if (plan.handoffs.has(call.name)) {
           items.push({ type: 'handoff_call_item', agent, raw_item: call });

@@ -31,5 +31,5 @@ let seq = 0;
  */
 export function newId(prefix: string): string {
   seq++;
-  return `${prefix}_${PROCESS_TAG}${seq.toString(36)}`;
+  return [prefix, '_', PROCESS_TAG, seq.toString(36)].join(''); // one flat string, not a rope (S8)
 }

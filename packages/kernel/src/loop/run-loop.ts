@@ -9,6 +9,7 @@ import {
   nonErrorThrown,
   RunAbortedError,
 } from '../errors/errors.js';
+import type { RunState } from '../run-state/run-state.js';
 import type { AgentSpanData, SpanInterruption } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import { teardownAgents } from './prepare-turn.js';
@@ -52,8 +53,8 @@ function endSpans(rt: RunRuntime, error?: { message: string }): void {
   rt.agentSpan = undefined;
 }
 
-/** Drives the run to a final output or an interruption, emitting its stream events. */
-export async function runLoop(rt: RunRuntime): Promise<void> {
+/** Drives the run to a final output or an interruption, emitting its stream events; resolves to its state. */
+export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> {
   const { state } = rt;
   const topLevel = !rt.nested;
   state.inUse = true;
@@ -73,8 +74,8 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
         if (!handler) throw new MaxTurnsExceededError(maxTurns);
-        await finish(rt, handledOutput('maxTurns', await handler(state.context, { maxTurns })));
-        return;
+        const output = handledOutput('maxTurns', await handler(state.context, { maxTurns }));
+        return await finish(rt, output);
       }
       const step = await runTurn(rt);
       rt.lastStep = step.type;
@@ -83,21 +84,18 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
       const budgetLeft = rt.turnBudget === undefined || --rt.turnBudget > 0;
       if (step.type === 'run_again') {
         if (budgetLeft) continue;
-        return;
+        return state;
       }
       if (step.type === 'interruption') {
         if (rt.agentSpan)
           (rt.agentSpan.data as AgentSpanData).interruptions = spanInterruptions(rt);
-        return;
+        return state;
       }
-      if (step.type === 'final_output') {
-        await finish(rt, step.output);
-        return;
-      }
+      if (step.type === 'final_output') return await finish(rt, step.output);
       endSpans(rt);
       state.currentAgent = step.newAgent;
       state.agentStarted = false;
-      if (!budgetLeft) return;
+      if (!budgetLeft) return state;
       startAgentSpan(rt, step.newAgent);
       rt.emit({ type: 'agent_updated_stream_event', agent: step.newAgent });
     }
@@ -131,7 +129,7 @@ export async function runLoop(rt: RunRuntime): Promise<void> {
   }
 }
 
-async function finish(rt: RunRuntime, output: unknown): Promise<void> {
+async function finish(rt: RunRuntime, output: unknown): Promise<RunState<any, AnyAgent>> {
   const { state } = rt;
   const agent = state.currentAgent;
   // Kept before the guardrails run and the session write, so a run stopped during either
@@ -142,14 +140,15 @@ async function finish(rt: RunRuntime, output: unknown): Promise<void> {
     throw error;
   });
   state.hasFinalOutput = true;
-  await complete(rt);
+  return complete(rt);
 }
 
-async function complete(rt: RunRuntime): Promise<void> {
+async function complete(rt: RunRuntime): Promise<RunState<any, AnyAgent>> {
   const { state } = rt;
   const agent = state.currentAgent;
   await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
   await callHooks(rt, agent, 'onAgentEnd', (h) =>
     h.onAgentEnd?.(state.context, agent, state.finalOutput),
   );
+  return state;
 }

@@ -140,7 +140,7 @@ export class StreamedRunResult<TContext = any, TAgent extends AnyAgent = AnyAgen
   }
 
   /** Ties the result to the running loop and the way to abort it (internal). */
-  attach(loop: Promise<void>, stop: (reason: RunAbortedError) => void): void {
+  attach(loop: Promise<unknown>, stop: (reason: RunAbortedError) => void): void {
     this.stop = stop;
     this.settled = loop.then(
       () => this.finish(undefined),

@@ -20,7 +20,6 @@ export type AnyAgent = Agent<any, any>;
 
 /** An agent as it runs in this run: capabilities cloned and set up, their tools and fragments. */
 export interface PreparedAgent {
-  agent: AnyAgent;
   capabilities: Capability[];
   /** Given to the capabilities (none when the agent has none). */
   capabilityRun?: CapabilityRun;
@@ -54,12 +53,14 @@ export interface RunRuntime {
   newInput: Item[];
   /** Index in `state.generatedItems` where the current turn's items start. */
   turnStartIndex: number;
-  prepared: Map<AnyAgent, PreparedAgent>;
-  models: Map<AnyAgent, Model>;
-  /** call ids that already have an output (exactly-once per call id). */
-  completedCallIds: Set<string>;
+  /** Agents with capabilities as they run in this run (made on first need). */
+  prepared?: Map<AnyAgent, PreparedAgent>;
+  /** Models a provider resolved by name, by agent (made on first need). */
+  models?: Map<AnyAgent, Model>;
+  /** Answered call ids, for a runtime without items of its own (`runToolCall`); see `isAnswered`. */
+  completedCallIds?: Set<string>;
   /** call ids of function calls this run has seen (built on first need). */
-  seenCallIds?: Set<string>;
+  seenCallIds?: ReadonlySet<string>;
   /** True for a run started by an agent used as a tool. */
   nested: boolean;
   /** Whether this run segment is resuming a paused state. */
@@ -91,9 +92,18 @@ export function appendItems(rt: RunRuntime, items: RunItem<AnyAgent>[]): void {
   for (const item of items) {
     rt.state.generatedItems.push(item);
     if (item.type !== 'tool_approval_item') rt.pendingModelItems.push(item.raw_item);
-    const callId = outputCallId(item);
-    if (callId) rt.completedCallIds.add(callId);
   }
+}
+
+/** Whether `items` hold an output for `callId` (newest first: outputs follow their calls). */
+export function hasOutput(items: RunItem<AnyAgent>[], callId: string): boolean {
+  for (let i = items.length - 1; i >= 0; i--) if (outputCallId(items[i]) === callId) return true;
+  return false;
+}
+
+/** Whether the run has answered `callId` (exactly-once per call id); no per-run set is kept. */
+export function isAnswered(rt: RunRuntime, callId: string): boolean {
+  return rt.completedCallIds?.has(callId) ?? hasOutput(rt.state.generatedItems, callId);
 }
 
 /** The model input with every item of the run so far (copies the input once, then appends). */

@@ -60,8 +60,6 @@ export async function runToolCall<TContext = any>(
     emit: () => {},
     newInput: [],
     turnStartIndex: 0,
-    prepared: new Map(),
-    models: new Map(),
     completedCallIds: new Set(),
     nested: false,
     resumed: false,

@@ -18,6 +18,7 @@ import { runInputGuardrails, startParallelInputGuardrails } from './run-guardrai
 import {
   appendItems,
   currentModelInput,
+  isAnswered,
   itemEvent,
   outputItem,
   type RunRuntime,
@@ -28,6 +29,7 @@ import { checkAborted } from './until-aborted.js';
 
 /** `request.tracing` of every untraced call (one shared, frozen object). */
 const UNTRACED = Object.freeze({ enabled: false, includeSensitiveData: false });
+const RUN_AGAIN: NextStep = Object.freeze({ type: 'run_again' }); // shared: only read
 
 function emitSince(rt: RunRuntime, from: number): void {
   const items = rt.state.generatedItems;
@@ -59,8 +61,8 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   }
   // A paused turn resumes as the turn it was (its model call is not made again).
   const turn = pendingTurn ? state.currentTurn : state.currentTurn + 1;
-  const data: TurnSpanData = { kind: 'turn', turn, agentName: agent.name };
-  rt.turnSpan = rt.tracer?.startSpan(data, rt.agentSpan);
+  const data: TurnSpanData | false = !!rt.tracer && { kind: 'turn', turn, agentName: agent.name };
+  if (data) rt.turnSpan = rt.tracer!.startSpan(data, rt.agentSpan); // no span data untraced
   const plan = await prepareTurn(rt, agent);
   if (pendingTurn) return finishTurn(rt, plan, pendingTurn, trailingMessage(rt));
   let input = currentModelInput(rt);
@@ -113,13 +115,26 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
       ? UNTRACED
       : { enabled: true, includeSensitiveData: rt.tracer.includeSensitiveData },
   };
-  let response: ModelResponse;
-  try {
-    response = await callModel(rt, plan, request);
-  } catch (error) {
-    if (parallelDone) await parallelDone;
-    throw error;
-  }
+  // Continued by callbacks, not an await: while the model works, the turn holds no frame (S8).
+  return callModel(rt, plan, request).then(
+    (response) => answered(rt, plan, response, parallelDone),
+    parallelDone &&
+      (async (error) => {
+        await parallelDone;
+        throw error;
+      }),
+  );
+}
+
+/** The rest of a turn once the model answered. */
+async function answered(
+  rt: RunRuntime,
+  plan: TurnPlan,
+  response: ModelResponse,
+  parallelDone: Promise<unknown> | undefined,
+): Promise<NextStep> {
+  const { state } = rt;
+  const conv = state.serverConversation;
   // Counted once answered: a call that failed or was aborted is made again on resume, as the
   // same (first) turn — its input guardrails and input write still to come.
   state.currentTurn++;
@@ -173,7 +188,7 @@ async function finishTurn(
   const hosted = await decideHostedApprovals(rt, plan, pending.hostedApprovalRequests);
   appendItems(rt, hosted.outputs);
   if (pending.functionCalls.length > 0 && !state.agentsUsedTools.includes(agent.name))
-    state.agentsUsedTools.push(agent.name);
+    state.agentsUsedTools = state.agentsUsedTools.concat(agent.name); // exact size (S8)
   const approvals = [...exec.approvals, ...hosted.approvals];
   if (approvals.length > 0) {
     emitSince(rt, from);
@@ -185,10 +200,10 @@ async function finishTurn(
   state.pendingTurn = undefined;
   state.interruptions = [];
   for (const call of pending.ignoredHandoffCalls)
-    if (!rt.completedCallIds.has(call.call_id))
+    if (!isAnswered(rt, call.call_id))
       appendItems(rt, [outputItem(agent, call.call_id, IGNORED_HANDOFF_TEXT)]);
-  let next: NextStep = { type: 'run_again' };
-  if (pending.handoffCall && !rt.completedCallIds.has(pending.handoffCall.call_id)) {
+  let next: NextStep = RUN_AGAIN;
+  if (pending.handoffCall && !isAnswered(rt, pending.handoffCall.call_id)) {
     const target = await executeHandoff(rt, plan, pending.handoffCall);
     if (target) next = { type: 'handoff', newAgent: target };
   } else if (exec.toolResults.length > 0) {

@@ -85,9 +85,10 @@ export async function run(
     return result;
   }
   const rt = await start(agent, input, options, stream);
-  await runLoop(rt);
-  return new RunResult(rt.state);
+  return runLoop(rt).then(toRunResult); // no frame (or closure) held while the run runs (S8)
 }
+
+const toRunResult = (state: RunState<any, AnyAgent>) => new RunResult(state);
 
 /** Holds default run options; `runner.run(agent, input, options)` merges them under `options`. */
 export class Runner<TContext = any> {
