@@ -211,6 +211,23 @@ function anthropicStart(message: Record<string, unknown>) {
   };
 }
 
+/** A streamed Anthropic text block: its start, one delta per piece of `text`. */
+function anthropicTextBlock(events: unknown[], index: number, text: string): void {
+  events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+  for (const piece of textPieces(text))
+    events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+}
+
+/** The end of a streamed Anthropic message: its stop reason and output tokens, then the stop. */
+function anthropicEnd(events: unknown[], recorded: Record<string, any>): void {
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: recorded.stop_reason, stop_sequence: null },
+    usage: { output_tokens: recorded.usage.output_tokens },
+  });
+  events.push({ type: 'message_stop' });
+}
+
 function anthropicText(): P1Stream {
   const recorded = json('anthropic-messages/anthropic-claude-opus-5-reasoning-high.1.json');
   const events: unknown[] = [anthropicStart(recorded)];
@@ -234,27 +251,12 @@ function anthropicText(): P1Stream {
         delta: { type: 'signature_delta', signature: block.signature },
       });
     } else {
-      events.push({
-        type: 'content_block_start',
-        index,
-        content_block: { type: 'text', text: '' },
-      });
-      for (const piece of textPieces(block.text))
-        events.push({
-          type: 'content_block_delta',
-          index,
-          delta: { type: 'text_delta', text: piece },
-        });
+      anthropicTextBlock(events, index, block.text);
       text += block.text;
     }
     events.push({ type: 'content_block_stop', index });
   });
-  events.push({
-    type: 'message_delta',
-    delta: { stop_reason: recorded.stop_reason, stop_sequence: null },
-    usage: { output_tokens: recorded.usage.output_tokens },
-  });
-  events.push({ type: 'message_stop' });
+  anthropicEnd(events, recorded);
   const body = sse(events, 'anthropic');
   return {
     id: 'anthropic-text',
@@ -274,17 +276,7 @@ function anthropicTools(): P1Stream {
   const calls: string[] = [];
   recorded.content.forEach((block: Record<string, any>, index: number) => {
     if (block.type === 'text') {
-      events.push({
-        type: 'content_block_start',
-        index,
-        content_block: { type: 'text', text: '' },
-      });
-      for (const piece of textPieces(block.text))
-        events.push({
-          type: 'content_block_delta',
-          index,
-          delta: { type: 'text_delta', text: piece },
-        });
+      anthropicTextBlock(events, index, block.text);
       text += block.text;
     } else {
       events.push({
@@ -305,12 +297,7 @@ function anthropicTools(): P1Stream {
     }
     events.push({ type: 'content_block_stop', index });
   });
-  events.push({
-    type: 'message_delta',
-    delta: { stop_reason: recorded.stop_reason, stop_sequence: null },
-    usage: { output_tokens: recorded.usage.output_tokens },
-  });
-  events.push({ type: 'message_stop' });
+  anthropicEnd(events, recorded);
   const body = sse(events, 'anthropic');
   return {
     id: 'anthropic-tools',
