@@ -1,5 +1,6 @@
 /** Audio given to a `VoicePipeline`: a whole buffer, or a stream you push chunks into. */
 import { UserError } from '@baton/kernel';
+import { PushQueue } from './push-queue.js';
 import { AudioFormatError } from './voice-errors.js';
 import type { AudioInput } from './voice-models.js';
 import { parseWav } from './wav.js';
@@ -35,10 +36,7 @@ export function audioInputFromWav(bytes: Uint8Array): AudioInput {
  */
 export class StreamedAudioInput implements AsyncIterable<Int16Array> {
   readonly sampleRate: number;
-  private readonly chunks: Int16Array[] = [];
-  private wake?: () => void;
-  private ended = false;
-  private iterated = false;
+  private readonly chunks = new PushQueue<Int16Array>('A StreamedAudioInput can be consumed once.');
 
   constructor(options: { sampleRate?: number } = {}) {
     this.sampleRate = audioInput(new Int16Array(0), options).sampleRate;
@@ -46,32 +44,17 @@ export class StreamedAudioInput implements AsyncIterable<Int16Array> {
 
   /** Adds audio (samples, or PCM16 little-endian bytes). @throws UserError after `end()`. */
   push(pcm: Int16Array | Uint8Array): void {
-    if (this.ended) throw new UserError('StreamedAudioInput.push(): the stream has ended.');
+    if (this.chunks.ended) throw new UserError('StreamedAudioInput.push(): the stream has ended.');
     this.chunks.push(toSamples(pcm));
-    this.wake?.();
   }
 
   /** No more audio. */
   end(): void {
-    this.ended = true;
-    this.wake?.();
+    this.chunks.end();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<Int16Array> {
-    if (this.iterated) throw new UserError('A StreamedAudioInput can be consumed once.');
-    this.iterated = true;
-    for (;;) {
-      const next = this.chunks.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      if (this.ended) return;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = undefined;
-    }
+  [Symbol.asyncIterator](): AsyncIterator<Int16Array> {
+    return this.chunks[Symbol.asyncIterator]();
   }
 }
 

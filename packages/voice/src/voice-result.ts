@@ -1,5 +1,5 @@
 /** The running output of a `VoicePipeline`: its events, in order, for one consumer. */
-import { UserError } from '@baton/kernel';
+import { PushQueue } from './push-queue.js';
 import type { VoiceStreamEvent } from './voice-events.js';
 
 /**
@@ -9,10 +9,7 @@ import type { VoiceStreamEvent } from './voice-events.js';
 export class VoiceResult implements AsyncIterable<VoiceStreamEvent> {
   /** Everything the workflow said so far (all turns). */
   totalOutputText = '';
-  private readonly events: VoiceStreamEvent[] = [];
-  private wake?: () => void;
-  private ended = false;
-  private iterated = false;
+  private readonly events = new PushQueue<VoiceStreamEvent>('A VoiceResult can be consumed once.');
   private readonly controller = new AbortController();
   private finished: Promise<void> = Promise.resolve();
 
@@ -44,15 +41,12 @@ export class VoiceResult implements AsyncIterable<VoiceStreamEvent> {
 
   /** @internal */
   push(event: VoiceStreamEvent): void {
-    if (this.ended) return;
-    this.events.push(event);
-    this.wake?.();
+    if (!this.events.ended) this.events.push(event);
   }
 
   /** @internal */
   end(): void {
-    this.ended = true;
-    this.wake?.();
+    this.events.end();
   }
 
   /** The events (same as iterating the result). A result can be consumed once. */
@@ -60,20 +54,7 @@ export class VoiceResult implements AsyncIterable<VoiceStreamEvent> {
     return { [Symbol.asyncIterator]: () => this[Symbol.asyncIterator]() };
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<VoiceStreamEvent> {
-    if (this.iterated) throw new UserError('A VoiceResult can be consumed once.');
-    this.iterated = true;
-    for (;;) {
-      const next = this.events.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      if (this.ended) return;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = undefined;
-    }
+  [Symbol.asyncIterator](): AsyncIterator<VoiceStreamEvent> {
+    return this.events[Symbol.asyncIterator]();
   }
 }
