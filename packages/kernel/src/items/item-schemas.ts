@@ -196,14 +196,17 @@ export type ItemSchemas = ReturnType<typeof createItemSchemas>;
  */
 export const MAX_ITEM_DEPTH = 100;
 
-/** True when `value` nests deeper than `limit` levels (checked without recursion). */
-function deeperThan(value: object, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
+/**
+ * Whether `data` nests objects/arrays deeper than `limit` levels, the root counting as 1
+ * (iterative: no stack to overflow). Shared by the item and RunState depth limits.
+ */
+export function nestsDeeper(data: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[data, 1]];
   while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
+    const [value, depth] = stack.pop()!;
     if (depth > limit) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+    for (const child of Object.values(value as object))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -221,7 +224,7 @@ export function findItemIssue(...args: [unknown] | [ItemSchemas, unknown]): stri
   const value = args.length === 2 ? args[1] : args[0];
   if (!isObject(value)) return 'not an object';
   if (typeof value.type !== 'string') return 'no string "type"';
-  if (deeperThan(value, MAX_ITEM_DEPTH)) return `nested deeper than ${MAX_ITEM_DEPTH} levels`;
+  if (nestsDeeper(value, MAX_ITEM_DEPTH)) return `nested deeper than ${MAX_ITEM_DEPTH} levels`;
   const issue = item.check(value);
   return issue && `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`;
 }

@@ -95,9 +95,16 @@ export function appendItems(rt: RunRuntime, items: RunItem<AnyAgent>[]): void {
   }
 }
 
-/** Whether `items` hold an output for `callId` (newest first: outputs follow their calls). */
+/**
+ * Whether `items` hold an output for `callId`: newest first, stopping at the call's own
+ * `function_call` (outputs follow their calls; function call ids are unique in a run).
+ */
 export function hasOutput(items: RunItem<AnyAgent>[], callId: string): boolean {
-  for (let i = items.length - 1; i >= 0; i--) if (outputCallId(items[i]) === callId) return true;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (outputCallId(item) === callId) return true;
+    if (item.raw_item.type === 'function_call' && item.raw_item.call_id === callId) return false;
+  }
   return false;
 }
 

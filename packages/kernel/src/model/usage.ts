@@ -26,10 +26,12 @@ export function emptyUsage(): Usage {
   };
 }
 
+const USAGE_KEYS = Object.keys(emptyUsage()) as (keyof Usage)[];
+
 /** Adds `b` into `a` in place and returns `a`. Missing fields of `b` count as zero. */
 export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   if (!b) return a;
-  for (const key of Object.keys(emptyUsage()) as (keyof Usage)[]) a[key] += b[key] ?? 0;
+  for (const key of USAGE_KEYS) a[key] += b[key] ?? 0;
   if (b.totalTokens === undefined) a.totalTokens += (b.inputTokens ?? 0) + (b.outputTokens ?? 0);
   return a;
 }

@@ -5,6 +5,7 @@
  */
 import type { Agent } from '../agent/agent.js';
 import { UserError } from '../errors/errors.js';
+import { nestsDeeper } from '../items/item-schemas.js';
 import type { FunctionCallOutputItem } from '../items/item-types.js';
 import type { RunItem } from '../items/run-items.js';
 import {
@@ -20,18 +21,6 @@ const NEWEST = '1.1';
 
 /** Deepest nesting of objects and arrays a RunState JSON may have (nested states included). */
 export const MAX_RUN_STATE_DEPTH = 256;
-
-/** Whether `data` nests objects/arrays deeper than `limit` (iterative: no stack to overflow). */
-function nestsDeeper(data: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[data, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (depth > limit) return true;
-    for (const child of Object.values(value as object))
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /** A run item as JSON: agents by name. */
 export function serializeRunItem(item: RunItem<AnyAgent>): SerializedRunItemV1 {

@@ -5,12 +5,7 @@
  * (`npm run schema -w @baton/kernel`).
  */
 import type { z as ZodNamespace } from 'zod';
-import {
-  createItemSchemas,
-  functionCallSpec,
-  type ItemSchemas,
-  itemSpec,
-} from '../items/item-schemas.js';
+import { functionCallSpec, type ItemSchemas, itemSpec } from '../items/item-schemas.js';
 import type { FunctionCallItem, HostedItem, Item } from '../items/item-types.js';
 import {
   any,
@@ -151,7 +146,7 @@ const base = object({
  * Builds the RunState 1.x zod schema with the given zod namespace (`items`: kept for callers
  * that pass the item schemas; they are the same instances `createItemSchemas(z)` returns).
  */
-export function createRunStateSchemaV1(z: Z, _items: ItemSchemas = createItemSchemas(z)) {
+export function createRunStateSchemaV1(z: Z, _items?: ItemSchemas) {
   /** Schema of a serialized RunState, format 1.x (nested states recursive). */
   let nested: ZodNamespace.ZodRecord<ZodNamespace.ZodString, typeof schema> | undefined;
   const schema = base.zod(z).extend({

@@ -10,7 +10,7 @@ import type { JsonSchema } from '../model/model.js';
 export class NotStrictCompatible extends Error {}
 
 const UNSUPPORTED =
-  'allOf not if then else patternProperties dependentSchemas unevaluatedProperties';
+  'allOf not if then else patternProperties dependentSchemas unevaluatedProperties'.split(' ');
 
 function nullable(schema: JsonSchema): JsonSchema {
   const type = schema.type;
@@ -39,7 +39,7 @@ function convert(schema: unknown, path: string): JsonSchema {
   if (schema === false || typeof schema !== 'object' || schema === null)
     throw new NotStrictCompatible(`${path} is not a schema`);
   const s = schema as JsonSchema;
-  for (const key of UNSUPPORTED.split(' ')) {
+  for (const key of UNSUPPORTED) {
     if (!(key in s) || (key === 'allOf' && Array.isArray(s.allOf) && s.allOf.length === 1))
       continue;
     throw new NotStrictCompatible(`${path} uses "${key}"`);
