@@ -12,7 +12,7 @@
  *      created_at_ms INTEGER, PRIMARY KEY (session_id, append_id)) WITHOUT ROWID`. Older readers
  *      ignore it (they append without ids, as v1).
  */
-import type { Item, ItemSchemas } from '@baton/kernel';
+import type { Item } from '@baton/kernel';
 import { findItemIssue, SessionError, UserError } from '@baton/kernel';
 import type { SqliteDatabase } from './sqlite-driver.js';
 
@@ -124,12 +124,11 @@ export function encodeItem(item: unknown, index: number, ctx: WriteContext): str
   return text;
 }
 
-/** Where a row is read, for error messages; `schemas` checks the item (kernel item schemas). */
+/** Where a row is read, for error messages. */
 export interface RowContext {
   tableName: string;
   operation: string;
   key: string;
-  schemas: ItemSchemas;
 }
 
 /**
@@ -160,6 +159,6 @@ export function decodeRow(row: ItemRow, ctx: RowContext): Item | SessionError {
   } catch (error) {
     return invalid(`is corrupt: its item is not valid JSON (${(error as Error).message})`, error);
   }
-  const issue = findItemIssue(ctx.schemas, value);
+  const issue = findItemIssue(value);
   return issue === undefined ? (value as Item) : invalid(`does not hold a valid item (${issue})`);
 }

@@ -2,8 +2,8 @@
  * `SqliteSession`: a `Session` (v2) persisted in SQLite through `better-sqlite3`, embedded in the
  * process — no server. Safe for several processes appending to one session id of one file.
  */
-import type { AddItemsOptions, Item, ItemSchemas, SessionV2 } from '@baton/kernel';
-import { BatonError, loadItemSchemas, SessionError, UserError } from '@baton/kernel';
+import type { AddItemsOptions, Item, SessionV2 } from '@baton/kernel';
+import { BatonError, SessionError, UserError } from '@baton/kernel';
 import {
   openSqliteDatabase,
   type SqliteDatabase,
@@ -81,7 +81,7 @@ export class SqliteSession implements SessionV2 {
   private readonly key: string;
   private readonly statements: ReturnType<typeof prepareStatements>;
   private readonly addTx: SqliteTransaction<(texts: string[], appendId?: string) => void>;
-  private readonly popTx: SqliteTransaction<(schemas: ItemSchemas) => Item | undefined>;
+  private readonly popTx: SqliteTransaction<() => Item | undefined>;
   private readonly clearTx: SqliteTransaction<() => void>;
   private readonly skipInvalid: boolean;
   private readonly replaceTx: ReturnType<typeof prepareReplaceOldest>;
@@ -126,8 +126,8 @@ export class SqliteSession implements SessionV2 {
         s.insert.run(this.sessionId, SQLITE_SESSION_SCHEMA_VERSION, text, now);
     });
     this.replaceTx = prepareReplaceOldest(this.db, this.tableName, this.sessionId);
-    this.popTx = this.db.transaction((schemas: ItemSchemas) => {
-      const ctx = { tableName: this.tableName, operation: 'popItem', key: this.key, schemas };
+    this.popTx = this.db.transaction(() => {
+      const ctx = { tableName: this.tableName, operation: 'popItem', key: this.key };
       for (;;) {
         const row = s.newest.get(this.sessionId) as ItemRow | undefined;
         if (row === undefined) return undefined;
@@ -146,7 +146,6 @@ export class SqliteSession implements SessionV2 {
 
   /** The newest `limit` items, oldest first (all when `limit` is undefined; none when `limit <= 0`). */
   async getItems(limit?: number): Promise<Item[]> {
-    const schemas = await loadItemSchemas();
     return this.guard('getItems', () => {
       const n =
         limit === undefined || limit === Number.POSITIVE_INFINITY ? undefined : Math.floor(limit);
@@ -156,7 +155,7 @@ export class SqliteSession implements SessionV2 {
           ? this.statements.all.all(this.sessionId)
           : this.statements.newestN.all(this.sessionId, n).reverse()
       ) as ItemRow[];
-      const ctx = { tableName: this.tableName, operation: 'getItems', key: this.key, schemas };
+      const ctx = { tableName: this.tableName, operation: 'getItems', key: this.key };
       const items: Item[] = [];
       for (const row of rows) {
         const item = decodeRow(row, ctx);
@@ -192,8 +191,7 @@ export class SqliteSession implements SessionV2 {
    * reported — or, with `onInvalidItem: 'skip'`, deleted on the way to the newest valid item.
    */
   async popItem(): Promise<Item | undefined> {
-    const schemas = await loadItemSchemas();
-    return this.guard('popItem', () => this.popTx.immediate(schemas));
+    return this.guard('popItem', () => this.popTx.immediate());
   }
 
   /**
