@@ -6,6 +6,7 @@ import type { Span, SpanData, Trace } from '@baton/kernel';
 import { type Attributes, type AttributeValue, SpanKind } from '@opentelemetry/api';
 import { BATON, GEN_AI, GEN_AI_OPERATION, genAiProviderName, SERVER } from './gen-ai-attributes.js';
 import {
+  genAiFinishReason,
   toGenAiInputMessages,
   toGenAiOutputMessages,
   toGenAiSystemInstructions,
@@ -74,7 +75,7 @@ export function mapSpan(span: Span, captureContent: boolean): OtelSpanShape {
         positive(u.cacheCreationInputTokens),
       );
       set(attributes, GEN_AI.USAGE_REASONING_OUTPUT_TOKENS, positive(u.reasoningTokens));
-      if (d.output) attributes[GEN_AI.RESPONSE_FINISH_REASONS] = [finishReason(d.output)];
+      if (d.output) attributes[GEN_AI.RESPONSE_FINISH_REASONS] = [genAiFinishReason(d.output)];
       if (captureContent) {
         if (d.input) attributes[GEN_AI.INPUT_MESSAGES] = json(toGenAiInputMessages(d.input));
         if (d.output) attributes[GEN_AI.OUTPUT_MESSAGES] = json(toGenAiOutputMessages(d.output));
@@ -167,11 +168,4 @@ function json(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-/** `tool_call` when the model asked for a function call, else `stop` (as in `toGenAiOutputMessages`). */
-function finishReason(items: readonly unknown[]): string {
-  for (const item of items)
-    if ((item as { type?: unknown } | null)?.type === 'function_call') return 'tool_call';
-  return 'stop';
 }

@@ -50,14 +50,16 @@ export function toGenAiInputMessages(items: readonly unknown[]): GenAiMessage[] 
  */
 export function toGenAiOutputMessages(items: readonly unknown[]): GenAiMessage[] {
   const parts: GenAiPart[] = [];
-  let calledTool = false;
-  for (const raw of items) {
-    if (!raw || typeof raw !== 'object') continue;
-    const item = raw as AnyItem;
-    if (item.type === 'function_call') calledTool = true;
-    parts.push(...partsOf(item));
-  }
-  return [{ role: 'assistant', parts, finish_reason: calledTool ? 'tool_call' : 'stop' }];
+  for (const raw of items)
+    if (raw && typeof raw === 'object') parts.push(...partsOf(raw as AnyItem));
+  return [{ role: 'assistant', parts, finish_reason: genAiFinishReason(items) }];
+}
+
+/** `tool_call` when the output items hold a function call, else `stop` (a GenAI finish reason). */
+export function genAiFinishReason(items: readonly unknown[]): 'tool_call' | 'stop' {
+  for (const item of items)
+    if ((item as { type?: unknown } | null)?.type === 'function_call') return 'tool_call';
+  return 'stop';
 }
 
 /** System instructions → GenAI system instructions (`[{ type: 'text', content }]`). */
