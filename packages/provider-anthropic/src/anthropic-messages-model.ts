@@ -132,7 +132,7 @@ export class AnthropicMessagesModel implements Model {
       addUsage(usage, last.usage);
       if (!this.continuePaused(message, call)) break;
     }
-    await assertValidOutputItems(output, 'Anthropic Messages API');
+    assertValidOutputItems(output, 'Anthropic Messages API');
     return this.merged(output, usage, last, earlier);
   }
 
@@ -149,8 +149,8 @@ export class AnthropicMessagesModel implements Model {
     let emitted = false;
     let call = -1;
     let mapper: AnthropicStreamMapper | undefined;
-    const finish = async (out: ModelStreamEvent[]): Promise<'stop'> => {
-      await assertValidOutputItems(output, 'Anthropic Messages API');
+    const finish = (out: ModelStreamEvent[]): 'stop' => {
+      assertValidOutputItems(output, 'Anthropic Messages API');
       out.push({ type: 'response_done', response: this.merged(output, usage, last, earlier) });
       return 'stop';
     };

@@ -118,7 +118,7 @@ export class ChatCompletionsModel implements Model {
       throw readFailure(error, { providerId: this.provider, url: this.url });
     }
     const response = convertFromChatOutput(completion, this.provider, this.url);
-    await assertValidOutputItems(response.output, `${this.provider} (Chat Completions)`);
+    assertValidOutputItems(response.output, `${this.provider} (Chat Completions)`);
     return response;
   }
 

@@ -181,7 +181,7 @@ export function convertChatStream(
     return undefined;
   };
 
-  const end = async (out: ModelStreamEvent[]): Promise<void> => {
+  const end = (out: ModelStreamEvent[]): void => {
     signal?.throwIfAborted();
     if (finishReason === undefined) {
       throw new ModelCallError(
@@ -223,7 +223,7 @@ export function convertChatStream(
     });
     indexed.sort((a, b) => a.outputIndex - b.outputIndex);
     const output = indexed.map((e) => e.item);
-    await assertValidOutputItems(output, where);
+    assertValidOutputItems(output, where);
     if (!started) out.push(startEvent());
     for (const entry of indexed)
       out.push({ type: 'output_item_done', item: entry.item, outputIndex: entry.outputIndex });

@@ -109,7 +109,7 @@ export class OpenAIResponsesModel implements Model {
       throw readFailure(error, { url: this.url });
     }
     const result = fromResponsesResponse(parsed as ResponsesResponseLike, { url: this.url });
-    await assertValidOutputItems(result.output, 'OpenAI Responses API');
+    assertValidOutputItems(result.output, 'OpenAI Responses API');
     return result;
   }
 

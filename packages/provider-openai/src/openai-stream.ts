@@ -79,24 +79,24 @@ export function toModelStreamEvents(
       { retryable: !outputEmitted, code: 'invalid_stream_event' },
     );
 
-  const terminal = async (
+  const terminal = (
     type: string,
     response: ResponsesResponseLike | undefined,
     out: ModelStreamEvent[],
-  ): Promise<'stop'> => {
+  ): 'stop' => {
     const last: ResponsesResponseLike = { ...(response ?? {}) };
     if (type !== 'response.completed')
       last.status = type === 'response.failed' ? 'failed' : 'incomplete';
     const result = fromResponsesResponse(last, { fallbackOutput: slots.assemble(), outputEmitted });
     if (result.responseId === undefined && seenId !== undefined) result.responseId = seenId;
     if (result.modelName === undefined && seenModel !== undefined) result.modelName = seenModel;
-    await assertValidOutputItems(result.output, 'OpenAI Responses API');
+    assertValidOutputItems(result.output, 'OpenAI Responses API');
     if (!started) out.push(startEvent());
     out.push({ type: 'response_done', response: result });
     return 'stop';
   };
 
-  const step = (event: unknown, out: ModelStreamEvent[]): undefined | 'stop' | Promise<'stop'> => {
+  const step = (event: unknown, out: ModelStreamEvent[]): undefined | 'stop' => {
     if (!isRecord(event))
       throw invalid(
         `a stream event that is not a JSON object (${(JSON.stringify(event) ?? 'nothing').slice(0, 100)})`,
