@@ -185,6 +185,7 @@ export {
   type SerializedRunStateV1,
 } from './run-state/run-state-schema.js';
 export { MemorySession } from './session/memory-session.js';
+export { readAddItemsArgs, readItemLimit } from './session/session-args.js';
 export type {
   AddItemsOptions,
   Session,

@@ -3,7 +3,13 @@
  * process — no server. Safe for several processes appending to one session id of one file.
  */
 import type { AddItemsOptions, Item, SessionV2 } from '@baton/kernel';
-import { BatonError, SessionError, UserError } from '@baton/kernel';
+import {
+  BatonError,
+  readAddItemsArgs,
+  readItemLimit,
+  SessionError,
+  UserError,
+} from '@baton/kernel';
 import {
   openSqliteDatabase,
   type SqliteDatabase,
@@ -144,12 +150,14 @@ export class SqliteSession implements SessionV2 {
     });
   }
 
-  /** The newest `limit` items, oldest first (all when `limit` is undefined; none when `limit <= 0`). */
+  /**
+   * The newest `limit` items, oldest first (all when `limit` is undefined; none when `limit <= 0`).
+   * @throws UserError for a `limit` that is `NaN` or not a number (kernel `readItemLimit`).
+   */
   async getItems(limit?: number): Promise<Item[]> {
+    const n = readItemLimit('SqliteSession getItems', limit);
     return this.guard('getItems', () => {
-      const n =
-        limit === undefined || limit === Number.POSITIVE_INFINITY ? undefined : Math.floor(limit);
-      if (n !== undefined && !(n > 0)) return [];
+      if (n === 0) return [];
       const rows = (
         n === undefined
           ? this.statements.all.all(this.sessionId)
@@ -173,13 +181,7 @@ export class SqliteSession implements SessionV2 {
    * @throws SessionError for an item that is not JSON data or not a valid item (nothing written).
    */
   async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
-    const appendId = options?.appendId;
-    if (appendId !== undefined && (typeof appendId !== 'string' || appendId === ''))
-      throw new UserError(`SqliteSession addItems: appendId must be a non-empty string.`);
-    if (!Array.isArray(items))
-      throw new UserError(
-        `SqliteSession addItems: items must be an array of items, got ${typeof items}.`,
-      );
+    const appendId = readAddItemsArgs('SqliteSession addItems', items, options);
     if (items.length === 0) return;
     const ctx = { operation: 'addItems', key: this.key };
     const texts = items.map((item, i) => encodeItem(item, i, ctx));

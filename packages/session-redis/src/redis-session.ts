@@ -3,7 +3,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AddItemsOptions, Item, SessionV2 } from '@baton/kernel';
-import { SessionError, UserError } from '@baton/kernel';
+import { readAddItemsArgs, readItemLimit, SessionError, UserError } from '@baton/kernel';
 import type { ChainableCommander, Cluster, Redis, RedisOptions } from 'ioredis';
 import {
   createOwnedClient,
@@ -194,8 +194,8 @@ export class RedisSession implements SessionV2 {
    * the entry's index exactly.
    */
   async getItems(limit: number | undefined = this.limit): Promise<Item[]> {
-    if (limit !== undefined) limit = Math.floor(limit);
-    if (limit !== undefined && !(limit > 0)) return [];
+    limit = readItemLimit('RedisSession getItems', limit);
+    if (limit === 0) return [];
     return this.call('getItems', async () => {
       const start = limit === undefined ? 0 : -limit;
       const raws = await this.client.lrange(this.itemsKey, start, -1);
@@ -253,13 +253,7 @@ export class RedisSession implements SessionV2 {
    * @throws SessionError for an item that is not JSON data or not a valid item (nothing written).
    */
   async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
-    const appendId = options?.appendId;
-    if (appendId !== undefined && (typeof appendId !== 'string' || appendId === ''))
-      throw new UserError('RedisSession addItems: appendId must be a non-empty string.');
-    if (!Array.isArray(items))
-      throw new UserError(
-        `RedisSession addItems: items must be an array of items, got ${typeof items}.`,
-      );
+    const appendId = readAddItemsArgs('RedisSession addItems', items, options);
     if (items.length === 0) return;
     const ctx = { operation: 'addItems', key: this.fullKey };
     const entries = items.map((item) => encodeEntry(item, ctx));

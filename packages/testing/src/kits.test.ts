@@ -37,11 +37,13 @@ describe('describeModelConformance catches', () => {
 });
 
 describe('describeSessionConformance catches', () => {
-  it('a store whose keys collide for distinct session ids, or that orders rows by string keys', async () => {
+  it('a store whose keys collide for distinct session ids, that orders rows by string keys, or that takes odd limits and appendIds as given', async () => {
     const results = await runKitSpec('session');
     expectCaught(results, 'Session conformance', {
       normalizes_ids: /^keeps session ids apart/,
       sorts_keys_as_strings: /^keeps the order of 2,000 items/,
+      loose_limits: /^reads odd limits/,
+      loose_append_ids: /^v2: a bad appendId/,
     });
   }, 120_000);
 });

@@ -47,6 +47,20 @@ export function declareV2Cases(
     expect(texts(await two.getItems())).toEqual(['x0', 'x1', 'x2', 'y0']);
   });
 
+  it('v2: a bad appendId or non-array items is a UserError and writes nothing', {
+    timeout,
+  }, async () => {
+    const session = await open('v2bad');
+    for (const appendId of ['', 5, null])
+      await expect(
+        session.addItems(tagged('x', 1), { appendId: appendId as string }),
+      ).rejects.toMatchObject({ name: 'UserError' });
+    await expect(session.addItems('nope' as unknown as Item[])).rejects.toMatchObject({
+      name: 'UserError',
+    });
+    expect(await session.getItems()).toEqual([]);
+  });
+
   it('v2: appendIds are per session id', { timeout }, async () => {
     const one = await open('v2iso1');
     const two = await open('v2iso2');

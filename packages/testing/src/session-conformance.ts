@@ -123,6 +123,20 @@ export function describeSessionConformance(
       expect(texts(await session.getItems(undefined))).toEqual(['i0', 'i1', 'i2', 'i3', 'i4']);
     });
 
+    it('reads odd limits the one way (kernel readItemLimit): fractions round down, ≤ 0 is none, Infinity all, NaN a UserError', {
+      timeout,
+    }, async () => {
+      const session = await open('oddlimit');
+      await session.addItems(tagged('i', 3));
+      expect(texts(await session.getItems(2.7))).toEqual(['i1', 'i2']);
+      expect(await session.getItems(0.5)).toEqual([]);
+      expect(await session.getItems(-2)).toEqual([]);
+      expect(texts(await session.getItems(Number.POSITIVE_INFINITY))).toEqual(['i0', 'i1', 'i2']);
+      for (const bad of [Number.NaN, '2', null])
+        await expect(session.getItems(bad as number)).rejects.toMatchObject({ name: 'UserError' });
+      expect(texts(await session.getItems())).toEqual(['i0', 'i1', 'i2']);
+    });
+
     it('returns a list the caller may change without changing the session', {
       timeout,
     }, async () => {

@@ -1,5 +1,6 @@
 import type { Item } from '../items/item-types.js';
 import type { AddItemsOptions, SessionV2 } from './session.js';
+import { readAddItemsArgs, readItemLimit } from './session-args.js';
 
 let counter = 0;
 
@@ -19,14 +20,16 @@ export class MemorySession implements SessionV2 {
     this.items = options.initialItems ? options.initialItems.slice() : [];
   }
 
+  /** @throws UserError for a `limit` that is `NaN` or not a number (see {@link readItemLimit}). */
   async getItems(limit?: number): Promise<Item[]> {
-    if (limit === undefined) return this.items.slice();
-    if (limit <= 0) return [];
-    return this.items.slice(-limit);
+    const n = readItemLimit('MemorySession getItems', limit);
+    if (n === undefined) return this.items.slice();
+    return n === 0 ? [] : this.items.slice(-n);
   }
 
+  /** @throws UserError for `items` not an array or a bad `appendId` (see {@link readAddItemsArgs}). */
   async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
-    const id = options?.appendId;
+    const id = readAddItemsArgs('MemorySession addItems', items, options);
     if (id !== undefined) {
       if (this.appendIds.has(id)) return;
       this.appendIds.add(id);

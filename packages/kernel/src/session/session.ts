@@ -6,7 +6,11 @@ import type { Item } from '../items/item-types.js';
  */
 export interface Session {
   readonly sessionId: string;
-  /** The newest `limit` items, oldest first; all items when `limit` is undefined. */
+  /**
+   * The newest `limit` items, oldest first; all items when `limit` is undefined or `Infinity`.
+   * A fraction rounds down, `0` or less returns none, and `NaN` or a non-number rejects with a
+   * `UserError` — the reading of the kernel's `readItemLimit`, which implementations call.
+   */
   getItems(limit?: number): Promise<Item[]>;
   /** Appends items atomically, in order: concurrent writers never interleave one call's items. */
   addItems(items: Item[]): Promise<void>;

@@ -3,7 +3,7 @@
  * (Conversations API: https://platform.openai.com/docs/api-reference/conversations), so the
  * history is kept on OpenAI's side and visible to anything else that uses the conversation.
  */
-import { type Item, type Session, SessionError } from '@baton/kernel';
+import { type Item, readItemLimit, type Session, SessionError } from '@baton/kernel';
 import type OpenAI from 'openai';
 import { toResponsesInputItem } from '../convert-to-openai-input.js';
 
@@ -90,8 +90,10 @@ export class OpenAIConversationsSession implements Session {
     return this.creating;
   }
 
-  getItems(limit?: number): Promise<Item[]> {
-    return this.serial(() => this.read(limit));
+  /** @throws UserError for a `limit` that is `NaN` or not a number (kernel `readItemLimit`). */
+  async getItems(limit?: number): Promise<Item[]> {
+    const n = readItemLimit('OpenAIConversationsSession getItems', limit);
+    return this.serial(() => this.read(n));
   }
 
   addItems(items: Item[]): Promise<void> {

@@ -4,12 +4,17 @@
  * defect seen in real stores that the kit must catch.
  */
 import type { AddItemsOptions, Item, SessionV2 } from '@baton/kernel';
+import { readAddItemsArgs, readItemLimit } from '@baton/kernel';
 
 export type ToySessionBug =
   /** Keys made "safe" by replacing separators: distinct ids share one conversation. */
   | 'normalizes_ids'
   /** Rows keyed by their index as a string and read back in key order ("10" < "2"). */
-  | 'sorts_keys_as_strings';
+  | 'sorts_keys_as_strings'
+  /** `limit` taken as given: `slice(-NaN)` returns everything, `slice(-0.5)` too. */
+  | 'loose_limits'
+  /** `appendId` taken as given: `''` and `5` are ids, non-array items are spread. */
+  | 'loose_append_ids';
 
 const store = new Map<string, { rows: string[]; appendIds: Set<string> }>();
 
@@ -38,11 +43,19 @@ export class ToySession implements SessionV2 {
 
   async getItems(limit?: number): Promise<Item[]> {
     const rows = this.rows();
-    const picked = limit === undefined ? rows : limit <= 0 ? [] : rows.slice(-limit);
+    if (this.bug === 'loose_limits')
+      return (limit === undefined ? rows : limit <= 0 ? [] : rows.slice(-limit)).map((r) =>
+        JSON.parse(r),
+      );
+    const n = readItemLimit('ToySession getItems', limit);
+    const picked = n === undefined ? rows : n === 0 ? [] : rows.slice(-n);
     return picked.map((r) => JSON.parse(r));
   }
   async addItems(items: Item[], options?: AddItemsOptions): Promise<void> {
-    const { appendId } = options ?? {};
+    const appendId =
+      this.bug === 'loose_append_ids'
+        ? options?.appendId
+        : readAddItemsArgs('ToySession addItems', items, options);
     if (appendId !== undefined) {
       if (this.entry.appendIds.has(appendId)) return;
       this.entry.appendIds.add(appendId);
