@@ -11,6 +11,8 @@
  * 4. A `session` option that is not a Session (a v1 custom object missing `getItems` /
  *    `addItems`, a string) or names an unknown `specificationVersion` is a UserError before
  *    anything runs, not `TypeError: session.addItems is not a function` after the model call.
+ * 5. Usage a provider reports as `NaN`, a string, `Infinity` or so large that the sum overflows
+ *    must not make the RunState JSON unloadable (`Infinity`/`NaN` serialize as `null`).
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
@@ -265,4 +267,39 @@ describe('a session option that is not a Session', () => {
         expect((error as Error).message).toMatch(text);
         expect(model.requests).toHaveLength(0);
       });
+});
+
+describe('usage that is not a finite number', () => {
+  for (const [label, usage] of [
+    ['Infinity', { inputTokens: Number.POSITIVE_INFINITY, outputTokens: 1 }],
+    ['NaN', { inputTokens: Number.NaN, outputTokens: 1 }],
+    ['a string', { inputTokens: '12' as unknown as number, outputTokens: 1 }],
+    ['a sum past Number.MAX_VALUE', { inputTokens: Number.MAX_VALUE, outputTokens: 1 }],
+  ] as const) {
+    it(`${label}: both modes pause, the state survives JSON, and the resumed run's usage is finite`, async () => {
+      for (const stream of [false, true]) {
+        const model = new ScriptedModel([
+          { output: [fc('refund', {}, 'c1')], usage },
+          { output: [msg('done')], usage },
+        ]);
+        const agent = new Agent({
+          name: 'Desk',
+          tools: [
+            tool({ name: 'refund', description: '', needsApproval: true, execute: () => 'ok' }),
+          ],
+          model,
+        });
+        const first = stream ? await run(agent, 'go', { stream: true }) : await run(agent, 'go');
+        if (stream) for await (const _ of first as AsyncIterable<unknown>);
+        const restored = await RunState.fromString(agent, first.state.toString());
+        restored.approve(restored.getInterruptions()[0]);
+        const done = await run(agent, restored);
+        expect(done.finalOutput).toBe('done');
+        for (const value of Object.values(done.state.usage))
+          expect(Number.isFinite(value)).toBe(true);
+        expect(done.state.usage.requests).toBe(2);
+        expect(done.state.usage.outputTokens).toBe(2);
+      }
+    });
+  }
 });

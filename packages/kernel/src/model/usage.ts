@@ -28,10 +28,21 @@ export function emptyUsage(): Usage {
 
 const USAGE_KEYS = Object.keys(emptyUsage()) as (keyof Usage)[];
 
-/** Adds `b` into `a` in place and returns `a`. Missing fields of `b` count as zero. */
+const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+
+/**
+ * Adds `b` into `a` in place and returns `a`. Missing fields of `b` count as zero, and so do
+ * values that are not finite numbers (a provider's `NaN`, `"12"` or `1e999`): the sums stay
+ * finite, so a `RunState` holding them survives its JSON round trip. A sum that would pass
+ * `Number.MAX_VALUE` stays at `Number.MAX_VALUE`.
+ */
 export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   if (!b) return a;
-  for (const key of USAGE_KEYS) a[key] += b[key] ?? 0;
-  if (b.totalTokens === undefined) a.totalTokens += (b.inputTokens ?? 0) + (b.outputTokens ?? 0);
+  for (const key of USAGE_KEYS) a[key] = Math.min(count(a[key]) + count(b[key]), Number.MAX_VALUE);
+  if (b.totalTokens === undefined)
+    a.totalTokens = Math.min(
+      a.totalTokens + count(b.inputTokens) + count(b.outputTokens),
+      Number.MAX_VALUE,
+    );
   return a;
 }
