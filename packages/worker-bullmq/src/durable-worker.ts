@@ -61,10 +61,7 @@ export function createDurableWorker(options: DurableWorkerOptions): DurableWorke
   const settings = queueSettings(options);
   const client = createRedisClient(options.connection);
   const store = new RunStore(client, settings.runPrefix);
-  const queue = new Queue(settings.name, {
-    connection: bullConnection(options.connection),
-    prefix: settings.prefix,
-  });
+  const queue = new Queue(settings.name, { connection: client, prefix: settings.prefix });
   queue.on('error', (e) => options.onError?.(e));
   const id = `${new RunContext(undefined).runId.replace(/^run_/, 'worker_')}_${process.pid}`;
   const stats: WorkerStats = {

@@ -12,7 +12,7 @@ import {
   DEFAULT_FINISHED_TTL_SECONDS,
 } from './durable-options.js';
 import { FencedWriteError } from './errors.js';
-import { createJournalHooks, flushJournal, type StepJournal } from './journal-hooks.js';
+import { createJournalHooks, journalForCommit, type StepJournal } from './journal-hooks.js';
 import { createDeltaSink, type DeltaStreamingOptions } from './model-streaming.js';
 import type { RunStore, StoredDecision } from './run-store.js';
 import { flushSessionOutbox } from './session-outbox.js';
@@ -136,7 +136,7 @@ export async function processTurnJob(
       retry: { maxRetries: 0 },
       durability: createJournalHooks(journal),
     });
-    await flushJournal(journal);
+    const unsentJournal = await journalForCommit(journal);
     const commit = buildStepCommit({
       runId,
       step,
@@ -146,6 +146,7 @@ export async function processTurnJob(
       itemsBefore,
       agentBefore,
       journal: journal.entries,
+      unsentJournal,
       withSession: Boolean(sessionId && ctx.session),
       ttlSeconds: ctx.policies.finishedRunTtlSeconds ?? DEFAULT_FINISHED_TTL_SECONDS,
       nowMs: Date.now(),
