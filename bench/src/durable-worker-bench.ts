@@ -49,11 +49,19 @@ export async function w1(
   const jobsPerRun = toolTurns + 1;
   // The floor first, then Baton, then the floor again: the median of the two bare runs brackets
   // Baton's under the same machine load.
-  const bare1 = await benchBareJobs({ jobs: o.runs * jobsPerRun, workers: o.workers });
+  // Each side first does as much work again, untimed, in the same worker processes: the measured
+  // span then sees warm processes (JIT-compiled code), as long-lived workers are.
+  const jobs = o.runs * jobsPerRun;
+  const bare1 = await benchBareJobs({ jobs, workers: o.workers, warmupJobs: jobs });
   log(`  W1 bare BullMQ: ${fmt(bare1.jobsPerSecond)} jobs/s`);
-  const r = await benchTurnJobs({ runs: o.runs, workers: o.workers, toolTurns });
+  const r = await benchTurnJobs({
+    runs: o.runs,
+    workers: o.workers,
+    toolTurns,
+    warmupRuns: o.runs,
+  });
   log(`  W1 Baton: ${fmt(r.turnJobsPerSecond)} turn jobs/s`);
-  const bare2 = await benchBareJobs({ jobs: o.runs * jobsPerRun, workers: o.workers });
+  const bare2 = await benchBareJobs({ jobs, workers: o.workers, warmupJobs: jobs });
   log(`  W1 bare BullMQ: ${fmt(bare2.jobsPerSecond)} jobs/s`);
   const bare = (bare1.jobsPerSecond + bare2.jobsPerSecond) / 2;
   const ratio = r.turnJobsPerSecond / bare;

@@ -4,7 +4,7 @@
  * `benchTurnJobs` starts runs (100 at a time, `addBulk`), and jobs/s counts from the first add
  * until no job is waiting or active. BullMQ's default job options (completed jobs are kept).
  *
- * Run: `node --import tsx packages/worker-bullmq/bench/bare-jobs.ts [jobs] [workers]`.
+ * Run: `node --import tsx packages/worker-bullmq/bench/bare-jobs.ts [jobs] [workers] [warmupJobs]`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +93,7 @@ export async function benchBareJobs(options: {
         await new Promise((r) => setTimeout(r, 10));
       }
     };
-    const warmupJobs = options.warmupJobs ?? Number(process.env.W1_WARMUP_JOBS ?? 1000);
+    const warmupJobs = options.warmupJobs ?? 1000;
     if (warmupJobs > 0) {
       await addJobs(warmupJobs);
       await drained(Date.now() + (options.timeoutMs ?? 120_000));
@@ -143,6 +143,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = await benchBareJobs({
     jobs: Number(process.argv[2] ?? 4000),
     workers: Number(process.argv[3] ?? 4),
+    warmupJobs: process.argv[4] ? Number(process.argv[4]) : undefined,
   });
   console.log(
     `bare BullMQ: ${r.workers} workers, ${r.jobs} empty jobs in ${r.elapsedMs} ms → ${r.jobsPerSecond} jobs/s; completed ${r.completed}; CPU per job: workers ${r.workerCpuMsPerJob} ms, redis ${r.redisCpuMsPerJob} ms; Redis commands per job: ${r.redis.executed} executed (${r.redis.scripts} scripts) ${JSON.stringify(r.redis.byCommand)}`,

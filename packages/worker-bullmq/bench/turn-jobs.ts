@@ -4,7 +4,7 @@
  * jobs per second from the first `start()` to the last completed run, and checks that every run
  * completed with each tool call's result exactly once.
  *
- * Run: `node --import tsx packages/worker-bullmq/bench/turn-jobs.ts [runs] [workers]`
+ * Run: `node --import tsx packages/worker-bullmq/bench/turn-jobs.ts [runs] [workers] [concurrency] [warmupRuns]`
  * (env TSX_TSCONFIG_PATH=packages/worker-bullmq/src/__tests__/tsconfig.children.json to run the
  * package sources instead of the built kernel). `benchTurnJobs()` is what `npm run bench` calls.
  */
@@ -32,7 +32,8 @@ export interface TurnJobsBenchOptions {
   /**
    * Runs done before the measured span (same agent, same workers), so that the measured span
    * sees warm worker processes (JIT-compiled code paths, open connections, loaded scripts), as
-   * a long-lived production worker does. Default 250 (1,000 turn jobs); 0: none.
+   * a long-lived production worker does. Default 250 (1,000 turn jobs); 0: none. Their
+   * time, CPU and Redis commands are not counted.
    */
   warmupRuns?: number;
 }
@@ -180,7 +181,7 @@ export async function benchTurnJobs(
         await new Promise((r) => setTimeout(r, 10));
       }
     };
-    const warmupRuns = options.warmupRuns ?? Number(process.env.W1_WARMUP ?? 250);
+    const warmupRuns = options.warmupRuns ?? 250;
     if (warmupRuns > 0) {
       await startRuns(warmupRuns, 'warm-up');
       await drained(Date.now() + (options.timeoutMs ?? 120_000));
@@ -266,6 +267,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     runs: Number(process.argv[2] ?? 1000),
     workers: Number(process.argv[3] ?? 4),
     concurrency: process.argv[4] ? Number(process.argv[4]) : undefined,
+    warmupRuns: process.argv[5] ? Number(process.argv[5]) : undefined,
   });
   console.log(
     `turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}; CPU per job: workers ${result.workerCpuMsPerJob} ms, redis ${result.redisCpuMsPerJob} ms; Redis commands per job: ${result.redis.executed} executed (${result.redis.scripts} scripts) ${JSON.stringify(result.redis.byCommand)}`,
