@@ -61,7 +61,13 @@ export function createDurableWorker(options: DurableWorkerOptions): DurableWorke
   const settings = queueSettings(options);
   const client = createRedisClient(options.connection);
   const store = new RunStore(client, settings.runPrefix);
-  const queue = new Queue(settings.name, { connection: client, prefix: settings.prefix });
+  // Its own connection: BullMQ defines its ~60 scripts on the client it is given, and ioredis
+  // copies every script of a client onto each pipeline, so each auto-pipelined batch of the run
+  // store would pay for them.
+  const queue = new Queue(settings.name, {
+    connection: bullConnection(options.connection),
+    prefix: settings.prefix,
+  });
   queue.on('error', (e) => options.onError?.(e));
   const id = `${new RunContext(undefined).runId.replace(/^run_/, 'worker_')}_${process.pid}`;
   const stats: WorkerStats = {
