@@ -4,7 +4,7 @@
  * `benchTurnJobs` starts runs (100 at a time, `addBulk`), and jobs/s counts from the first add
  * until no job is waiting or active. BullMQ's default job options (completed jobs are kept).
  *
- * Run: `node --import tsx packages/worker-bullmq/bench/bare-jobs.ts [jobs] [workers]`.
+ * Run: `node --import tsx packages/worker-bullmq/bench/bare-jobs.ts [jobs] [workers] [warmupJobs]`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,8 @@ export async function benchBareJobs(options: {
   workers: number;
   concurrency?: number;
   timeoutMs?: number;
+  /** Jobs done before the measured span (see `TurnJobsBenchOptions.warmupRuns`). Default 1,000. */
+  warmupJobs?: number;
 }): Promise<BareJobsResult> {
   const redis = await startRedisServer();
   const name = 'bare';
@@ -72,32 +74,44 @@ export async function benchBareJobs(options: {
     procs.push(
       ...(await Promise.all(Array.from({ length: options.workers }, () => spawnWorker(env)))),
     );
+    const addJobs = async (n: number) => {
+      for (let i = 0; i < n; i += 100) {
+        await queue.addBulk(
+          Array.from({ length: Math.min(100, n - i) }, (_, j) => ({
+            name: 'empty',
+            data: { n: i + j },
+          })),
+        );
+      }
+    };
+    const drained = async (deadline: number) => {
+      for (;;) {
+        const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+        if (c.waiting + c.active + c.prioritized + c.delayed === 0) return;
+        if (Date.now() > deadline)
+          throw new Error(`benchBareJobs: not done (${JSON.stringify(c)})`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const warmupJobs = options.warmupJobs ?? 1000;
+    if (warmupJobs > 0) {
+      await addJobs(warmupJobs);
+      await drained(Date.now() + (options.timeoutMs ?? 120_000));
+    }
+    const completedBefore = (await queue.getJobCounts('completed')).completed;
     const stats = new Redis(redis.connection);
     const before = await redisCommandSnapshot(stats);
     const cpuBefore = procs.reduce((a, p) => a + cpuMs(p.pid!), 0);
     const redisBefore = cpuMs(redis.pid);
     const started = Date.now();
-    for (let i = 0; i < options.jobs; i += 100) {
-      await queue.addBulk(
-        Array.from({ length: Math.min(100, options.jobs - i) }, (_, j) => ({
-          name: 'empty',
-          data: { n: i + j },
-        })),
-      );
-    }
-    const deadline = started + (options.timeoutMs ?? 120_000);
-    for (;;) {
-      const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-      if (c.waiting + c.active + c.prioritized + c.delayed === 0) break;
-      if (Date.now() > deadline) throw new Error(`benchBareJobs: not done (${JSON.stringify(c)})`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await addJobs(options.jobs);
+    await drained(started + (options.timeoutMs ?? 120_000));
     const elapsedMs = Date.now() - started;
     const workerCpu = procs.reduce((a, p) => a + cpuMs(p.pid!), 0) - cpuBefore;
     const redisCpu = cpuMs(redis.pid) - redisBefore;
     const after = await redisCommandSnapshot(stats);
     stats.disconnect();
-    const completed = (await queue.getJobCounts('completed')).completed;
+    const completed = (await queue.getJobCounts('completed')).completed - completedBefore;
     return {
       workers: options.workers,
       jobs: options.jobs,
@@ -129,6 +143,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = await benchBareJobs({
     jobs: Number(process.argv[2] ?? 4000),
     workers: Number(process.argv[3] ?? 4),
+    warmupJobs: process.argv[4] ? Number(process.argv[4]) : undefined,
   });
   console.log(
     `bare BullMQ: ${r.workers} workers, ${r.jobs} empty jobs in ${r.elapsedMs} ms → ${r.jobsPerSecond} jobs/s; completed ${r.completed}; CPU per job: workers ${r.workerCpuMsPerJob} ms, redis ${r.redisCpuMsPerJob} ms; Redis commands per job: ${r.redis.executed} executed (${r.redis.scripts} scripts) ${JSON.stringify(r.redis.byCommand)}`,

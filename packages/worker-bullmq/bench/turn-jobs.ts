@@ -4,7 +4,7 @@
  * jobs per second from the first `start()` to the last completed run, and checks that every run
  * completed with each tool call's result exactly once.
  *
- * Run: `node --import tsx packages/worker-bullmq/bench/turn-jobs.ts [runs] [workers]`
+ * Run: `node --import tsx packages/worker-bullmq/bench/turn-jobs.ts [runs] [workers] [concurrency] [warmupRuns]`
  * (env TSX_TSCONFIG_PATH=packages/worker-bullmq/src/__tests__/tsconfig.children.json to run the
  * package sources instead of the built kernel). `benchTurnJobs()` is what `npm run bench` calls.
  */
@@ -29,6 +29,13 @@ export interface TurnJobsBenchOptions {
   streamDeltas?: boolean;
   /** Gives up after this long (ms). Default 120,000. */
   timeoutMs?: number;
+  /**
+   * Runs done before the measured span (same agent, same workers), so that the measured span
+   * sees warm worker processes (JIT-compiled code paths, open connections, loaded scripts), as
+   * a long-lived production worker does. Default 250 (1,000 turn jobs); 0: none. Their
+   * time, CPU and Redis commands are not counted.
+   */
+  warmupRuns?: number;
 }
 
 export interface TurnJobsBenchResult {
@@ -150,6 +157,35 @@ export async function benchTurnJobs(
       STREAM_DELTAS: options.streamDeltas ? '1' : '0',
     };
     procs.push(...(await Promise.all(Array.from({ length: workers }, () => spawnWorker(env)))));
+    const startRuns = async (n: number, label: string) => {
+      const out: string[] = [];
+      for (let i = 0; i < n; i += 100) {
+        out.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(100, n - i) }, (_, j) =>
+              runner.start('bench', `${label} ${i + j}`),
+            ),
+          )),
+        );
+      }
+      return out;
+    };
+    const drained = async (deadline: number) => {
+      for (;;) {
+        const c = await runner.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+        if (c.waiting + c.active + c.prioritized + c.delayed === 0) return;
+        if (Date.now() > deadline)
+          throw new Error(
+            `benchTurnJobs: not done after ${options.timeoutMs ?? 120_000} ms (${JSON.stringify(c)})`,
+          );
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const warmupRuns = options.warmupRuns ?? 250;
+    if (warmupRuns > 0) {
+      await startRuns(warmupRuns, 'warm-up');
+      await drained(Date.now() + (options.timeoutMs ?? 120_000));
+    }
     const stats = new Redis(redis.connection);
     const commandsBefore = await redisCommandSnapshot(stats);
     // W1_MONITOR=1: counts the commands clients send (not those run inside scripts) with MONITOR.
@@ -165,26 +201,8 @@ export async function benchTurnJobs(
     const cpuBefore = procs.reduce((a, p) => a + cpuMs(p.pid!), 0);
     const redisBefore = cpuMs(redis.pid);
     const started = Date.now();
-    const ids: string[] = [];
-    for (let i = 0; i < runs; i += 100) {
-      ids.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(100, runs - i) }, (_, j) =>
-            runner.start('bench', `task ${i + j}`),
-          ),
-        )),
-      );
-    }
-    const deadline = started + (options.timeoutMs ?? 120_000);
-    for (;;) {
-      const c = await runner.queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-      if (c.waiting + c.active + c.prioritized + c.delayed === 0) break;
-      if (Date.now() > deadline)
-        throw new Error(
-          `benchTurnJobs: not done after ${options.timeoutMs ?? 120_000} ms (${JSON.stringify(c)})`,
-        );
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const ids = await startRuns(runs, 'task');
+    await drained(started + (options.timeoutMs ?? 120_000));
     const elapsedMs = Date.now() - started;
     const commandsAfter = await redisCommandSnapshot(stats);
     if (monitor) {
@@ -249,6 +267,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     runs: Number(process.argv[2] ?? 1000),
     workers: Number(process.argv[3] ?? 4),
     concurrency: process.argv[4] ? Number(process.argv[4]) : undefined,
+    warmupRuns: process.argv[5] ? Number(process.argv[5]) : undefined,
   });
   console.log(
     `turn jobs: ${result.workers} workers × ${result.runs} runs × ${result.turnJobs / result.runs} turns = ${result.turnJobs} jobs in ${result.elapsedMs} ms → ${result.turnJobsPerSecond} turn jobs/s; completed ${result.completedRuns}/${result.runs}; each result once in ${result.runsWithEachResultOnce}/${result.runs}; CPU per job: workers ${result.workerCpuMsPerJob} ms, redis ${result.redisCpuMsPerJob} ms; Redis commands per job: ${result.redis.executed} executed (${result.redis.scripts} scripts) ${JSON.stringify(result.redis.byCommand)}`,

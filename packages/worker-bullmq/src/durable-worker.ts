@@ -61,6 +61,9 @@ export function createDurableWorker(options: DurableWorkerOptions): DurableWorke
   const settings = queueSettings(options);
   const client = createRedisClient(options.connection);
   const store = new RunStore(client, settings.runPrefix);
+  // Its own connection: BullMQ defines its ~60 scripts on the client it is given, and ioredis
+  // copies every script of a client onto each pipeline, so each auto-pipelined batch of the run
+  // store would pay for them.
   const queue = new Queue(settings.name, {
     connection: bullConnection(options.connection),
     prefix: settings.prefix,

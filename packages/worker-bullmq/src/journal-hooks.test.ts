@@ -5,6 +5,7 @@ import {
   createJournalHooks,
   flushJournal,
   journalField,
+  journalForCommit,
   type StepJournal,
 } from './journal-hooks.js';
 import type { RunStore } from './run-store.js';
@@ -189,6 +190,36 @@ describe('journal hooks', () => {
       [journalField.model('r1', 1), journalField.started('r1', 'c1')].sort(),
     );
     await flushJournal(unsafe.j);
+    expect(unsafe.written[journalField.tool('r1', 'c1')]).toBeDefined();
+  });
+
+  it('hands the entries not sent yet to the commit, unless an unsafe call started in the step', async () => {
+    const response: ModelResponse = { output: [], usage: {} };
+    const model = { runId: 'r1', turn: 1, agentName: 'a' };
+    // A quick step (model response + an idempotent call in one macrotask): no write of its own.
+    const quick = journal();
+    await quick.hooks.wrapModelCall!(model, request, async () => response);
+    await quick.hooks.wrapToolCall!(key('idempotent'), async () => 'done');
+    const entries = await journalForCommit(quick.j);
+    await new Promise((r) => setImmediate(r));
+    expect(quick.calls()).toBe(0);
+    const fields = entries.filter((_, i) => i % 2 === 0);
+    expect(fields.sort()).toEqual(
+      [
+        journalField.model('r1', 1),
+        journalField.started('r1', 'c1'),
+        journalField.tool('r1', 'c1'),
+      ].sort(),
+    );
+    // Writes already sent are awaited: a refused one fences the step before its commit.
+    const fencedOut = journal({}, { owner: 3 });
+    await fencedOut.hooks.wrapModelCall!(model, request, async () => response);
+    await new Promise((r) => setImmediate(r));
+    await expect(journalForCommit(fencedOut.j)).rejects.toBeInstanceOf(FencedWriteError);
+    // An unsafe call's result is written before the commit is tried, as flushJournal does.
+    const unsafe = journal();
+    await unsafe.hooks.wrapToolCall!(key('unsafe'), async () => 'charged');
+    expect(await journalForCommit(unsafe.j)).toEqual([]);
     expect(unsafe.written[journalField.tool('r1', 'c1')]).toBeDefined();
   });
 });

@@ -52,6 +52,8 @@ export interface StepJournal {
   pending: Promise<boolean>[];
   /** Write-behind entries not sent yet (`field, value, …`), sent together on the next macrotask. */
   unsent?: string[];
+  /** An awaited (write-through) journal write was made in this step (an unsafe call's start or doubt mark). */
+  wroteThrough?: boolean;
   /** Aborts the step: a fenced write was refused (`FencedWriteError`) or a journal write failed. */
   abort(reason: unknown): void;
   /** Streams the model calls of this step (through the kernel's `fn({ onEvent })` seam). */
@@ -65,6 +67,7 @@ export interface StepJournal {
  */
 export async function writeJournal(j: StepJournal, field: string, value: string): Promise<void> {
   j.entries.set(field, value);
+  j.wroteThrough = true;
   // Unsent write-behind entries go first, in the same script call (they precede this one).
   const before = j.unsent?.splice(0) ?? [];
   let ok: boolean;
@@ -117,6 +120,25 @@ export async function flushJournal(j: StepJournal): Promise<void> {
   sendUnsent(j);
   const results = await Promise.all(j.pending.splice(0));
   if (results.some((ok) => !ok)) throw new FencedWriteError(j.runId, j.epoch);
+}
+
+/**
+ * Before a step's commit: waits for the write-behind writes already sent, and returns the
+ * entries not sent yet (`field, value, …`) for the commit to write itself, in the same fenced
+ * script — most of them are pruned by that commit anyway, so they need no write of their own.
+ * A step that made an awaited write (an unsafe call started) sends them first, as
+ * `flushJournal` does, so that its tool results are durable before the commit is tried.
+ * @throws FencedWriteError when a sent write was refused.
+ */
+export async function journalForCommit(j: StepJournal): Promise<string[]> {
+  if (j.wroteThrough) {
+    await flushJournal(j);
+    return [];
+  }
+  const unsent = j.unsent?.splice(0) ?? [];
+  const results = await Promise.all(j.pending.splice(0));
+  if (results.some((ok) => !ok)) throw new FencedWriteError(j.runId, j.epoch);
+  return unsent;
 }
 
 /** Aborts the step as fenced out and returns the error to throw. */

@@ -26,7 +26,8 @@ return 1
 
 /**
  * KEYS meta,state,journal,decisions · ARGV step, owner, nowMs.
- * → {'ok', epoch, takeover, stateJson, meta…, '|', journal…, '|', decisions…} or {reason, status, step}.
+ * → {'ok', epoch, takeover, stateJson, agentName, sessionId, context, journal…, '|', decisions…}
+ * or {reason, status, step}. (A step reads only these meta fields: no `HGETALL` of the rest.)
  */
 export const CLAIM_STEP = `
 local st = redis.call('HMGET', KEYS[1], 'status', 'step')
@@ -41,9 +42,8 @@ if st[1] == 'running' then
   redis.call('HSET', KEYS[1], 'takeoverAt', ARGV[3])
 end
 redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[2], 'claimedAt', ARGV[3])
-local out = {'ok', tostring(epoch), takeover, redis.call('GET', KEYS[2]) or ''}
-for _, v in ipairs(redis.call('HGETALL', KEYS[1])) do table.insert(out, v) end
-table.insert(out, '|')
+local m = redis.call('HMGET', KEYS[1], 'agentName', 'sessionId', 'context')
+local out = {'ok', tostring(epoch), takeover, redis.call('GET', KEYS[2]) or '', m[1] or '', m[2] or '', m[3] or ''}
 for _, v in ipairs(redis.call('HGETALL', KEYS[3])) do table.insert(out, v) end
 table.insert(out, '|')
 for _, v in ipairs(redis.call('HGETALL', KEYS[4])) do table.insert(out, v) end
@@ -81,8 +81,9 @@ return 1
 
 /**
  * KEYS meta,state,journal,events,pending,decisions,outbox · ARGV epoch, stateJson, ttlSeconds,
- * outboxField|'', outboxJson, nMeta, meta…, nEvents, events…, nPrune, fields…, nPending, ids…
- * → 1 committed, 0 fenced. The step's decisions are consumed; `pending` is replaced.
+ * outboxField|'', outboxJson, nMeta, meta…, nEvents, events…, nPrune, fields…, nPending, ids…,
+ * nJournal, field, value… → 1 committed, 0 fenced. The step's decisions are consumed; `pending`
+ * is replaced; the journal entries given are written (those the step had not sent yet).
  */
 export const COMMIT_STEP = `${FENCE}
 redis.call('SET', KEYS[2], ARGV[2])
@@ -100,6 +101,9 @@ i = i + n
 n = tonumber(ARGV[i]); i = i + 1
 redis.call('DEL', KEYS[5], KEYS[6])
 if n > 0 then redis.call('SADD', KEYS[5], unpack(ARGV, i, i + n - 1)) end
+i = i + n
+n = tonumber(ARGV[i] or '0'); i = i + 1
+if n > 0 then redis.call('HSET', KEYS[3], unpack(ARGV, i, i + n - 1)) end
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then for k = 1, #KEYS do redis.call('EXPIRE', KEYS[k], ttl) end end
 return 1

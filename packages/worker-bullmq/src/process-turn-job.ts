@@ -12,7 +12,7 @@ import {
   DEFAULT_FINISHED_TTL_SECONDS,
 } from './durable-options.js';
 import { FencedWriteError } from './errors.js';
-import { createJournalHooks, flushJournal, type StepJournal } from './journal-hooks.js';
+import { createJournalHooks, journalForCommit, type StepJournal } from './journal-hooks.js';
 import { createDeltaSink, type DeltaStreamingOptions } from './model-streaming.js';
 import type { RunStore, StoredDecision } from './run-store.js';
 import { flushSessionOutbox } from './session-outbox.js';
@@ -119,7 +119,8 @@ export async function processTurnJob(
   let committed: StepCommit;
   try {
     const agent = registeredAgent(ctx.agents, meta.agentName);
-    const state = await RunState.fromString(agent, claim.stateJson);
+    // The JSON of the run's last commit (or of its creation, checked then): no schema walk.
+    const state = await RunState.fromString(agent, claim.stateJson, { trusted: true });
     applyDecisions(state, claim.decisions);
     if (ctx.streamDeltas) {
       journal.streamDeltas = (key) => {
@@ -136,7 +137,7 @@ export async function processTurnJob(
       retry: { maxRetries: 0 },
       durability: createJournalHooks(journal),
     });
-    await flushJournal(journal);
+    const unsentJournal = await journalForCommit(journal);
     const commit = buildStepCommit({
       runId,
       step,
@@ -146,6 +147,7 @@ export async function processTurnJob(
       itemsBefore,
       agentBefore,
       journal: journal.entries,
+      unsentJournal,
       withSession: Boolean(sessionId && ctx.session),
       ttlSeconds: ctx.policies.finishedRunTtlSeconds ?? DEFAULT_FINISHED_TTL_SECONDS,
       nowMs: Date.now(),

@@ -34,7 +34,8 @@ export type ClaimResult =
       epoch: number;
       takeover: boolean;
       stateJson: string;
-      meta: Record<string, string>;
+      /** The meta fields a step reads ('' when unset). */
+      meta: { agentName: string; sessionId: string; context: string };
       journal: Map<string, string>;
       decisions: Record<string, StoredDecision>;
     }
@@ -56,6 +57,8 @@ export interface CommitInput {
   meta: Record<string, string>;
   events: object[];
   prune: string[];
+  /** Journal entries (`field, value, …`) this commit writes (after pruning). */
+  journal?: string[];
   pending: string[];
   ttlSeconds: number;
   outbox?: { step: number; json: string };
@@ -74,12 +77,6 @@ const SCRIPTS: Record<string, { keys: number; lua: string }> = {
   batonCancelRun: { keys: 7, lua: CANCEL_RUN },
   batonTakeOutbox: { keys: 1, lua: TAKE_OUTBOX },
 };
-
-function pairs(flat: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]] = flat[i + 1];
-  return out;
-}
 
 export class RunStore {
   readonly client: Redis;
@@ -148,19 +145,18 @@ export class RunStore {
     if (reply[0] === 'missing') return { kind: 'missing' };
     if (reply[0] !== 'ok')
       return { kind: reply[0] as 'inactive' | 'stale', status: reply[1], step: Number(reply[2]) };
-    const rest = reply.slice(4);
-    const s1 = rest.indexOf('|');
-    const s2 = rest.indexOf('|', s1 + 1);
+    const journal = new Map<string, string>();
+    let i = 7;
+    for (; i + 1 < reply.length && reply[i] !== '|'; i += 2) journal.set(reply[i], reply[i + 1]);
     const decisions: Record<string, StoredDecision> = {};
-    for (const [id, json] of Object.entries(pairs(rest.slice(s2 + 1))))
-      decisions[id] = JSON.parse(json);
+    for (i++; i + 1 < reply.length; i += 2) decisions[reply[i]] = JSON.parse(reply[i + 1]);
     return {
       kind: 'ok',
       epoch: Number(reply[1]),
       takeover: reply[2] === '1',
       stateJson: reply[3],
-      meta: pairs(rest.slice(0, s1)),
-      journal: new Map(Object.entries(pairs(rest.slice(s1 + 1, s2)))),
+      meta: { agentName: reply[4], sessionId: reply[5], context: reply[6] },
+      journal,
       decisions,
     };
   }
@@ -219,6 +215,8 @@ export class RunStore {
       ...c.prune,
       String(c.pending.length),
       ...c.pending,
+      String(c.journal?.length ?? 0),
+      ...(c.journal ?? []),
     );
     return (
       (await this.r.batonCommitStep(

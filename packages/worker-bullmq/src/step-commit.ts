@@ -33,6 +33,8 @@ export function buildStepCommit(args: {
   itemsBefore: number;
   agentBefore: string;
   journal: Map<string, string>;
+  /** Journal entries (`field, value, …`) not written yet: the commit writes those it keeps. */
+  unsentJournal?: string[];
   withSession: boolean;
   ttlSeconds: number;
   nowMs: number;
@@ -78,10 +80,15 @@ export function buildStepCommit(args: {
     events.push({ type: 'final_output', output: state.finalOutput ?? null });
   }
   // Keep only the start/doubt marks of calls the run still waits on (in-doubt calls).
-  const prune = [...args.journal.keys()].filter((f) => {
+  const kept = (f: string) => {
     const m = /^(started|doubt):.*:([^:]+)$/.exec(f);
-    return !(m && waitingOn.has(m[2]));
-  });
+    return m !== null && waitingOn.has(m[2]);
+  };
+  const prune = [...args.journal.keys()].filter((f) => !kept(f));
+  // Of the entries not written yet, the commit writes those it keeps (the others it would prune).
+  const journal: string[] = [];
+  const u = args.unsentJournal ?? [];
+  for (let i = 0; i + 1 < u.length; i += 2) if (kept(u[i])) journal.push(u[i], u[i + 1]);
   let outbox: CommitInput['outbox'];
   if (args.withSession) {
     const items = runItemsToInputItems(state.generatedItems.slice(args.itemsBefore));
@@ -96,6 +103,7 @@ export function buildStepCommit(args: {
       meta,
       events,
       prune,
+      journal,
       pending: [...waitingOn],
       ttlSeconds: status === 'completed' ? args.ttlSeconds : 0,
       outbox,

@@ -145,4 +145,66 @@ describe('approve and reject refuse what is not waiting in this state', () => {
     state.reject(item);
     expect(state.approvals.gated.rejected).toEqual(['g1']);
   });
+
+  it('a trusted load (a store reading back its own toString()) rebuilds the same state, and still refuses bad JSON and newer versions', async () => {
+    const { desk, json } = await pausedDesk();
+    const checked = await RunState.fromString(desk.triage, json);
+    const trusted = await RunState.fromString(desk.triage, json, { trusted: true });
+    expect(trusted.toJSON()).toEqual(checked.toJSON());
+    expect(trusted.getInterruptions()[0].agent).toBe(desk.refund);
+    await expect(
+      RunState.fromString(desk.triage, json.slice(0, -5), { trusted: true }),
+    ).rejects.toThrow(/not valid JSON/);
+    const newer = JSON.stringify({ ...JSON.parse(json), schemaVersion: '9.0' });
+    await expect(RunState.fromString(desk.triage, newer, { trusted: true })).rejects.toThrow(
+      /newer than this @baton\/kernel supports/,
+    );
+  });
+
+  it('toJSON writes the same text as the rest/spread copy it replaced (field order included)', async () => {
+    const { desk, json } = await pausedDesk();
+    const state = await RunState.fromString(desk.triage, json);
+    state.finalOutput = { partial: true };
+    const named = (item: any) => {
+      const { agent, output: _output, ...rest } = item;
+      if (item.type === 'handoff_output_item')
+        Object.assign(rest, {
+          source_agent: item.source_agent.name,
+          target_agent: item.target_agent.name,
+        });
+      return { ...rest, agent: agent.name };
+    };
+    const {
+      startingAgent,
+      currentAgent,
+      context: _context,
+      inUse: _inUse,
+      generatedItems,
+      interruptions,
+      modelResponses,
+      nestedStates: _nested,
+      hasFinalOutput,
+      finalOutput,
+      ...data
+    } = state as any;
+    const reference = {
+      ...data,
+      startingAgent: startingAgent.name,
+      currentAgent: currentAgent.name,
+      usage: { ...state.usage },
+      generatedItems: generatedItems.map(named),
+      interruptions: interruptions.map(named),
+      modelResponses: modelResponses.map(({ output, usage, responseId, modelName }: any) => ({
+        output,
+        usage,
+        responseId,
+        modelName,
+      })),
+      nestedStates: {},
+      hasFinalOutput,
+      finalOutput,
+    };
+    expect(generatedItems.some((i: any) => i.type === 'handoff_output_item')).toBe(true);
+    expect(state.toString()).toBe(JSON.stringify(reference));
+  });
 });
