@@ -119,8 +119,7 @@ export async function processTurnJob(
   let committed: StepCommit;
   try {
     const agent = registeredAgent(ctx.agents, meta.agentName);
-    // The JSON of the run's last commit (or of its creation, checked then): no schema walk.
-    const state = await RunState.fromString(agent, claim.stateJson, { trusted: true });
+    const state = await RunState.fromString(agent, claim.stateJson);
     applyDecisions(state, claim.decisions);
     if (ctx.streamDeltas) {
       journal.streamDeltas = (key) => {

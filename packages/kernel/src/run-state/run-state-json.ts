@@ -60,17 +60,12 @@ function compareVersions(a: string, b: string): number {
 }
 
 /**
- * Parses and validates serialized state data. `trusted`: JSON text this program's own store
- * wrote from `toJSON()` (e.g. a durable worker's last commit): parsed and version-checked, but
- * not walked for depth and schema.
+ * Parses and validates serialized state data.
  * @throws UserError for invalid/truncated JSON, a missing or newer `schemaVersion`, nesting
  *   deeper than {@link MAX_RUN_STATE_DEPTH}, or data that does not match the schema (naming the
  *   path of the first problem).
  */
-export async function parseRunStateJson(
-  json: string | object,
-  trusted = false,
-): Promise<SerializedRunStateV1> {
+export async function parseRunStateJson(json: string | object): Promise<SerializedRunStateV1> {
   let data: unknown = json;
   if (typeof json === 'string') {
     try {
@@ -93,7 +88,6 @@ export async function parseRunStateJson(
       `RunState schemaVersion "${version}" is newer than this @baton/kernel supports ("${NEWEST}"). Upgrade @baton/kernel to resume it.`,
     );
   }
-  if (trusted && typeof json === 'string') return data as SerializedRunStateV1;
   if (nestsDeeper(data, MAX_RUN_STATE_DEPTH))
     throw new UserError(
       `RunState JSON nests objects and arrays deeper than ${MAX_RUN_STATE_DEPTH} levels (the limit); it was not produced by state.toJSON() or is tampered with.`,

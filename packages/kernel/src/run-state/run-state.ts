@@ -248,16 +248,13 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
    *   `MAX_RUN_STATE_DEPTH` (256 levels of objects/arrays), an interruption that is not a
    *   `tool_approval_item`, a pending turn listing a call twice, or agent names that are missing
    *   or ambiguous in the graph.
-   * `options.trusted`: `json` is text this program's own store wrote from `toString()` (e.g. a
-   * durable worker loading its last commit): it is parsed and version-checked but not walked for
-   * depth and schema (the walk costs as much as the parse). Never for input from outside.
    */
   static async fromString<TContext = any, TAgent extends AnyAgent = AnyAgent>(
     startingAgent: TAgent,
     json: string | object,
-    options: { context?: TContext; trusted?: boolean } = {},
+    options: { context?: TContext } = {},
   ): Promise<RunState<TContext, TAgent>> {
-    const data = await parseRunStateJson(json, options.trusted);
+    const data = await parseRunStateJson(json);
     return restore(collectAgents(startingAgent), startingAgent.name, data, options.context);
   }
 
