@@ -1,6 +1,7 @@
 /**
  * `@baton/testing/vitest`: the conformance suites every plugin of a kind runs — models,
- * sessions, tracing processors, capabilities, MCP servers and sandbox backends. Each registers
+ * sessions, tracing processors, capabilities, MCP servers, sandbox backends, memory stores,
+ * realtime transports and speech models. Each registers
  * vitest `describe` blocks, so import this entry only from test files run by vitest (an optional
  * peer of `@baton/testing`).
  */
@@ -15,6 +16,13 @@ export {
   type McpServerConformanceOptions,
   type McpServerLike,
 } from './mcp-server-conformance.js';
+export {
+  describeMemoryStoreConformance,
+  type MemoryEntryLike,
+  type MemoryStoreConformanceOptions,
+  type MemoryStoreFactory,
+  type MemoryStoreLike,
+} from './memory-store-conformance.js';
 export {
   describeModelConformance,
   type ExpectedFunctionCall,
