@@ -41,3 +41,30 @@ describe('describeMemoryStoreConformance catches', () => {
     });
   }, 180_000);
 });
+
+describe('describeRealtimeTransportConformance catches', () => {
+  it('a transport that drops, reorders or mangles what it sends, skips the config or raw taps, misreports close, drops, refusals and errors, keeps partial arguments, ignores the abort, or mixes listeners and connections', async () => {
+    const results = await runKitSpec('realtime-transport');
+    expectCaught(results, 'RealtimeTransport conformance', {
+      send_unchecked: /^is a v1 transport, disconnected until connect\(\), and refuses send/,
+      reorders_sends: /^sends events in order/,
+      config_not_applied: /^connect\(\) applies the config/,
+      no_raw: /^every wire event also goes out as a raw event/,
+      lost_on_close: /^close\(\) ends the connection without connection_lost/,
+      close_twice_throws: /^close\(\) ends the connection .* idempotent/,
+      leaks_on_close: /^close\(\) ends the connection/,
+      unreadable_untyped: /^an unreadable message is an error event with a RealtimeProtocolError/,
+      server_error_untyped: /^a vendor error is an error event with a RealtimeServerError/,
+      first_delta_arguments: /^a function call: final arguments/,
+      ignores_abort: /^an aborted connect\(\) rejects/,
+      shared_listeners: /^two transports connected at once are independent/,
+      keeps_unsubscribed: /^every listener gets every event in order until it unsubscribes/,
+      no_reconnect: /^a dropped connection .* connect\(\) again reconnects/,
+      refusal_without_status: /^a refused connection rejects .* HTTP status/,
+      mangles_audio: /^audio\.append bytes reach the server byte for byte/,
+      stale_status: /^a dropped connection is one connection_lost/,
+      non_plain_items: /^sends events in order: .* as JSON data/,
+      second_connection: /^holds one live connection/,
+    });
+  }, 180_000);
+});

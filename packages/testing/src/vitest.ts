@@ -30,6 +30,16 @@ export {
   type ModelFactory,
 } from './model-conformance.js';
 export {
+  describeRealtimeTransportConformance,
+  type RealtimeClientEventLike,
+  type RealtimeConformancePeer,
+  type RealtimePeerFactory,
+  type RealtimeScriptedResponse,
+  type RealtimeTransportConformanceOptions,
+  type RealtimeTransportEventLike,
+  type RealtimeTransportLike,
+} from './realtime-transport-conformance.js';
+export {
   describeSandboxConformance,
   type SandboxClientFactory,
   type SandboxClientLike,
