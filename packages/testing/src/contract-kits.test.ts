@@ -68,3 +68,31 @@ describe('describeRealtimeTransportConformance catches', () => {
     });
   }, 180_000);
 });
+
+describe('describeSTTModelConformance and describeTTSModelConformance catch', () => {
+  it('speech models that hear silence, mutate or pass on bad input, fail untyped or without the status, ignore the signal or strict settings, share state between calls, buffer, misshape or keep yielding audio, or report a missing engine untyped', async () => {
+    const results = await runKitSpec('voice-models');
+    expectCaught(results, 'STTModel conformance', {
+      silence_as_text: /^transcribes silence as ''/,
+      mutates_input: /^transcribes speech, .* leaving the samples untouched/,
+      no_input_check: /^refuses input that is not PCM16/,
+      raw_errors: /^a failed call is a VoiceModelError/,
+      no_status_code: /^a failed call is a VoiceModelError .* with the HTTP status/,
+      ignores_abort: /^honours the signal/,
+      strict_settings: /^transcribes speech, with every setting and an unknown one/,
+      shared_result: /^answers three concurrent calls/,
+    });
+    expectCaught(results, 'TTSModel conformance', {
+      buffers_whole_answer: /^streams: a paragraph arrives in several chunks/,
+      odd_byte_count: /^speaks text as PCM16/,
+      silent_audio: /^speaks text as PCM16/,
+      yields_after_abort: /^honours the signal: no chunk after the abort/,
+      ignores_abort: /^honours the signal/,
+      raw_errors: /^a failed call is a VoiceModelError/,
+      typeerror_on_bad_text: /^refuses text that is not a string/,
+      shared_buffer: /^gives concurrent calls their own audio/,
+      unavailable_untyped: /^a missing engine is a VoiceModelUnavailableError/,
+      strict_settings: /^accepts its settings and ignores unknown ones/,
+    });
+  }, 180_000);
+});

@@ -57,6 +57,10 @@ export {
   type SessionFixture,
 } from './session-conformance.js';
 export {
+  describeSTTModelConformance,
+  type STTModelFactory,
+} from './stt-model-conformance.js';
+export {
   describeTracingConformance,
   type ExportedSpan,
   type TracingConformanceContext,
@@ -64,3 +68,15 @@ export {
   type TracingProcessorFactory,
 } from './tracing-conformance.js';
 export { exportedName } from './tracing-conformance-exported.js';
+export {
+  describeTTSModelConformance,
+  type TTSModelFactory,
+} from './tts-model-conformance.js';
+export type {
+  AudioInputLike,
+  SpeechBackendHooks,
+  STTModelConformanceOptions,
+  STTModelLike,
+  TTSModelConformanceOptions,
+  TTSModelLike,
+} from './voice-model-conformance-support.js';
