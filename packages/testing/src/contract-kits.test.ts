@@ -43,7 +43,7 @@ describe('describeMemoryStoreConformance catches', () => {
 });
 
 describe('describeRealtimeTransportConformance catches', () => {
-  it('a transport that drops, reorders or mangles what it sends, skips the config or raw taps, misreports close, drops, refusals and errors, keeps partial arguments, ignores the abort, or mixes listeners and connections', async () => {
+  it('a transport that drops, reorders or mangles what it sends, skips the config or raw taps, misreports close, drops, refusals and errors, keeps partial arguments, drops the cancel, ignores the abort, or mixes listeners and connections', async () => {
     const results = await runKitSpec('realtime-transport');
     expectCaught(results, 'RealtimeTransport conformance', {
       send_unchecked: /^is a v1 transport, disconnected until connect\(\), and refuses send/,
@@ -65,6 +65,7 @@ describe('describeRealtimeTransportConformance catches', () => {
       stale_status: /^a dropped connection is one connection_lost/,
       non_plain_items: /^sends events in order: .* as JSON data/,
       second_connection: /^holds one live connection/,
+      drops_cancel: /^response\.cancel ends the response as cancelled/,
     });
   }, 180_000);
 });

@@ -28,6 +28,11 @@ export interface RealtimeScriptedResponse {
   say?: string;
   /** Function calls after the speech, with these arguments (sent as JSON). */
   calls?: { name: string; arguments: Record<string, unknown> }[];
+  /**
+   * Speak this many words of `say`, then wait for `response.cancel` and end the response as
+   * cancelled (the vendor's `response.done` with status `cancelled`).
+   */
+  holdAfterWords?: number;
 }
 
 /**

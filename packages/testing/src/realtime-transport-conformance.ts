@@ -54,7 +54,7 @@ function upsertedItems(rec: EventRecorder, from = 0): any[] {
  * (`response.created` → audio and transcript deltas whose text is the transcript → the item →
  * `response.done` last, `completed`, its output listing the item); a function call with its
  * final arguments in `function_call.done` and in `response.done`, then its output and a second
- * response; audio bytes reaching the server byte for byte; item delete and truncate reported;
+ * response; `response.cancel` ending a held answer as `cancelled`; audio bytes reaching the server byte for byte; item delete and truncate reported;
  * a vendor error as an `error` event with a `RealtimeServerError`, an unreadable message as one
  * with a `RealtimeProtocolError`, the connection going on after both; a `raw` event for the wire
  * events; every event plain data. The connection cases (drop, close, reconnect, refusal, abort,
@@ -201,6 +201,10 @@ export function describeRealtimeTransportConformance(
         expect(upserted, 'the answer reported as item.upserted').toBeGreaterThanOrEqual(0);
         expect(upserted).toBeLessThan(events.indexOf(done));
         expect(itemText(message)).toBe(say);
+        expect(
+          events.filter((e) => e.type === 'response.done'),
+          'one response.done',
+        ).toHaveLength(1);
         expectJsonSafe(done.output, 'response.done output');
         for (const e of events) expectPlainEvent(e);
       },
@@ -228,6 +232,7 @@ export function describeRealtimeTransportConformance(
           name: 'lookup_order',
         });
         expect(JSON.parse(call.arguments)).toEqual(args);
+        expect(rec.of('function_call.done'), 'one function_call.done per call').toHaveLength(1);
         expectJsonSafe(done.output, 'response.done output');
         const from = rec.events.length;
         rec.transport.send({
@@ -248,6 +253,32 @@ export function describeRealtimeTransportConformance(
         const second = await rec.waitFor('response.done', () => true, from);
         expect(second.responseId).not.toBe(done.responseId);
         expect(second.status).toBe('completed');
+      },
+      timeout,
+    );
+
+    it(
+      'response.cancel ends the response as cancelled, and the next one completes',
+      async () => {
+        const peer = await c.peer();
+        const rec = await c.connected(peer);
+        peer.script(
+          {
+            say: 'This is a long answer that the caller will not wait for at all.',
+            holdAfterWords: 2,
+          },
+          { say: 'Sure.' },
+        );
+        rec.transport.send({ type: 'response.create' });
+        const first = await rec.waitFor('transcript.delta');
+        rec.transport.send({ type: 'response.cancel', responseId: first.responseId });
+        const done = await rec.waitFor('response.done');
+        expect(done).toMatchObject({ responseId: first.responseId, status: 'cancelled' });
+        const from = rec.events.length;
+        rec.transport.send({ type: 'response.create' });
+        const next = await rec.waitFor('response.done', () => true, from);
+        expect(next.status).toBe('completed');
+        expect(next.responseId).not.toBe(done.responseId);
       },
       timeout,
     );

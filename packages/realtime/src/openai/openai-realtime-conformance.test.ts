@@ -22,7 +22,13 @@ describeRealtimeTransportConformance('OpenAI Realtime (WebSocket)', async () => 
         toolNames: (update.tools ?? []).map((t: { name: string }) => t.name),
       };
     },
-    script: (...responses) => server.script(...responses),
+    script: (...responses) =>
+      server.script(
+        ...responses.map(({ holdAfterWords, ...r }) => ({
+          ...r,
+          pauseAfterChunks: holdAfterWords,
+        })),
+      ),
     inputAudio: () =>
       new Uint8Array(
         Buffer.concat(

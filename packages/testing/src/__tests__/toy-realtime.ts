@@ -52,7 +52,9 @@ export type ToyRealtimeBug =
   /** Items carry a `Date` (not JSON data). */
   | 'non_plain_items'
   /** A second `connect()` while connected opens a second connection. */
-  | 'second_connection';
+  | 'second_connection'
+  /** `response.cancel` is not mapped to the wire (dropped). */
+  | 'drops_cancel';
 
 class RealtimeConnectionError extends BatonError {
   constructor(
@@ -76,6 +78,7 @@ class ToyConnection {
   items = new Map<string, Wire>();
   onMessage?: (text: string) => void;
   onClose?: () => void;
+  private cancel?: () => void;
   private seq = 0;
   constructor(private readonly server: ToyRealtimeServer) {}
   /** Client → server. */
@@ -123,29 +126,42 @@ class ToyConnection {
         });
       case 'response':
         return this.respond(this.server.scripts.shift() ?? { say: 'OK.' });
+      case 'cancel':
+        return this.cancel?.();
     }
   }
-  private respond(script: RealtimeScriptedResponse): void {
+  private async respond(script: RealtimeScriptedResponse): Promise<void> {
     const resp = this.id('resp');
     const output: Wire[] = [];
+    let cancelled = false;
     this.send({ t: 'resp_start', id: resp });
     if (script.say !== undefined) {
       const item = this.id('item');
-      for (const word of script.say.split(/(?<= )/)) {
+      const words = script.say.split(/(?<= )/);
+      let said = '';
+      for (const [n, word] of words.entries()) {
+        if (n === script.holdAfterWords) {
+          await new Promise<void>((r) => {
+            this.cancel = r;
+          });
+          cancelled = true;
+          break;
+        }
+        said += word;
         this.send({ t: 'text', resp, item, delta: word });
         this.send({ t: 'audio', resp, item, b64: Buffer.alloc(480).toString('base64') });
       }
-      this.send({ t: 'text_done', resp, item, text: script.say });
+      if (!cancelled) this.send({ t: 'text_done', resp, item, text: said });
       const message = {
         id: item,
         type: 'message',
         role: 'assistant',
-        content: [{ type: 'output_text', text: script.say }],
+        content: [{ type: 'output_text', text: said }],
       };
       this.send({ t: 'item', item: message });
       output.push(message);
     }
-    for (const call of script.calls ?? []) {
+    for (const call of cancelled ? [] : (script.calls ?? [])) {
       const item = this.id('item');
       const args = JSON.stringify(call.arguments);
       const half = Math.floor(args.length / 2);
@@ -162,7 +178,7 @@ class ToyConnection {
       this.send({ t: 'item', item: fc });
       output.push(fc);
     }
-    this.send({ t: 'resp_done', id: resp, output });
+    this.send({ t: 'resp_done', id: resp, output, status: cancelled ? 'cancelled' : 'completed' });
   }
 }
 
@@ -332,6 +348,9 @@ class ToyRealtimeTransport implements RealtimeTransportLike {
         return out({ t: 'commit' });
       case 'response.create':
         return out({ t: 'response' });
+      case 'response.cancel':
+        if (this.bug === 'drops_cancel') return;
+        return out({ t: 'cancel', id: event.responseId });
       default:
         return;
     }
@@ -424,7 +443,7 @@ class ToyRealtimeTransport implements RealtimeTransportLike {
             ? { ...i, arguments: this.argDeltas.get(i.id) }
             : item(i),
         );
-        return this.emit({ type: 'response.done', responseId: m.id, status: 'completed', output });
+        return this.emit({ type: 'response.done', responseId: m.id, status: m.status, output });
       }
       case 'error': {
         const error =

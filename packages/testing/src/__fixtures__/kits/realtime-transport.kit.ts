@@ -26,6 +26,7 @@ export const REALTIME_BUGS: ToyRealtimeBug[] = [
   'stale_status',
   'non_plain_items',
   'second_connection',
+  'drops_cancel',
 ];
 
 const options = { eventTimeoutMs: 1_500 };
