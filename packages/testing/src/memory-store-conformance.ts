@@ -76,6 +76,10 @@ export function describeMemoryStoreConformance(
       const unicode = '# two — ünïcode 🦀 你好\r\n\ttabs\u2028';
       await store.writeText('memories/MEMORY.md', unicode);
       expect(await store.readText('memories/MEMORY.md')).toBe(unicode);
+      expect(
+        (await store.list('memories')).map((e) => e.path),
+        'one file, replaced',
+      ).toEqual(['memories/MEMORY.md']);
       await store.writeText('state/empty.txt', '');
       expect(await store.readText('state/empty.txt')).toBe('');
       expect((await store.list('state')).map((e) => [e.path, e.sizeBytes])).toEqual([

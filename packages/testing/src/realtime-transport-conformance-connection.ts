@@ -128,8 +128,7 @@ export function registerRealtimeConnectionCases(c: RealtimeConformanceContext): 
       const late = await rejectionOf(connecting, 'a connect aborted while connecting');
       expect(isNamedBatonError(late, 'RealtimeConnectionError'), describeThrown(late)).toBe(true);
       expect(rec.transport.status).toBe('disconnected');
-      await delay(200);
-      expect(peer.openConnections()).toBe(0);
+      await rec.until('no connection left open at the server', () => peer.openConnections() === 0);
       await rec.transport.connect({ config: CONFORMANCE_CONFIG });
       expect(rec.transport.status).toBe('connected');
     },

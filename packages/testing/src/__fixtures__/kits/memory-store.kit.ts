@@ -25,7 +25,7 @@ export const MEMORY_STORE_BUGS: ToyMemoryStoreBug[] = [
 ];
 
 let n = 0;
-const STALE_MS = 300;
+const STALE_MS = 600;
 function suite(name: string, bug?: ToyMemoryStoreBug) {
   describeMemoryStoreConformance(name, () => new ToyMemoryStore(`loc${++n}`, bug, STALE_MS), {
     reopen: (store) => {

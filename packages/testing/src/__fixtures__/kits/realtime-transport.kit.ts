@@ -29,7 +29,7 @@ export const REALTIME_BUGS: ToyRealtimeBug[] = [
   'drops_cancel',
 ];
 
-const options = { eventTimeoutMs: 1_500 };
+const options = { eventTimeoutMs: 2_500 };
 describeRealtimeTransportConformance('toy', async () => new ToyRealtimeServer(), options);
 for (const bug of REALTIME_BUGS)
   describeRealtimeTransportConformance(
