@@ -66,6 +66,7 @@ describe('describeRealtimeTransportConformance catches', () => {
       non_plain_items: /^sends events in order: .* as JSON data/,
       second_connection: /^holds one live connection/,
       drops_cancel: /^response\.cancel ends the response as cancelled/,
+      close_hangs_connect: /^close\(\) during the handshake ends connect\(\) at once/,
     });
   }, 180_000);
 });

@@ -1,7 +1,8 @@
 /**
  * The connection cases of the realtime-transport suite: a drop reported once as
  * `connection_lost` and a reconnect that applies the config again; `close()` without
- * `connection_lost`, idempotent, closing the server's end, reconnectable; a refused connection
+ * `connection_lost`, idempotent, closing the server's end, reconnectable, also during the
+ * handshake (the pending `connect()` rejects at once); a refused connection
  * with its HTTP status; an aborted connect leaving nothing open; one live connection per
  * instance; listeners until they unsubscribe; two transports at once kept apart.
  */
@@ -128,6 +129,38 @@ export function registerRealtimeConnectionCases(c: RealtimeConformanceContext): 
       const late = await rejectionOf(connecting, 'a connect aborted while connecting');
       expect(isNamedBatonError(late, 'RealtimeConnectionError'), describeThrown(late)).toBe(true);
       expect(rec.transport.status).toBe('disconnected');
+      await rec.until('no connection left open at the server', () => peer.openConnections() === 0);
+      await rec.transport.connect({ config: CONFORMANCE_CONFIG });
+      expect(rec.transport.status).toBe('connected');
+    },
+    timeout,
+  );
+
+  it(
+    'close() during the handshake ends connect() at once with a RealtimeConnectionError',
+    async () => {
+      const peer = await c.peer();
+      const rec = c.record(peer);
+      let closing: Promise<void> | undefined;
+      const off = rec.transport.subscribe((e) => {
+        if (!closing && e.type === 'raw' && rec.transport.status === 'connecting')
+          closing = rec.transport.close();
+      });
+      const outcome = await Promise.race([
+        rec.transport.connect({ config: CONFORMANCE_CONFIG }).then(
+          () => 'resolved',
+          (error: unknown) => error,
+        ),
+        delay(c.eventTimeoutMs).then(() => `still connecting ${c.eventTimeoutMs} ms after close()`),
+      ]);
+      off();
+      expect(closing, 'a wire event (the vendor handshake) arrives while connecting').toBeDefined();
+      expect(isNamedBatonError(outcome, 'RealtimeConnectionError'), describeThrown(outcome)).toBe(
+        true,
+      );
+      await closing;
+      expect(rec.transport.status).toBe('disconnected');
+      expect(rec.of('connection_lost')).toEqual([]);
       await rec.until('no connection left open at the server', () => peer.openConnections() === 0);
       await rec.transport.connect({ config: CONFORMANCE_CONFIG });
       expect(rec.transport.status).toBe('connected');

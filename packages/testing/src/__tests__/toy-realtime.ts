@@ -54,7 +54,9 @@ export type ToyRealtimeBug =
   /** A second `connect()` while connected opens a second connection. */
   | 'second_connection'
   /** `response.cancel` is not mapped to the wire (dropped). */
-  | 'drops_cancel';
+  | 'drops_cancel'
+  /** `close()` during the handshake leaves `connect()` waiting for an answer that never comes. */
+  | 'close_hangs_connect';
 
 class RealtimeConnectionError extends BatonError {
   constructor(
@@ -247,6 +249,7 @@ class ToyRealtimeTransport implements RealtimeTransportLike {
   private used = false;
   private readonly listeners: Set<(e: RealtimeTransportEventLike) => void>;
   private readonly argDeltas = new Map<string, string>();
+  private stopConnecting?: () => void;
 
   constructor(
     private readonly server: ToyRealtimeServer,
@@ -287,8 +290,10 @@ class ToyRealtimeTransport implements RealtimeTransportLike {
       throw new RealtimeConnectionError('Connect aborted.');
     }
     this.conn = conn;
-    const ready = new Promise<void>((resolve) => {
+    const ready = new Promise<void>((resolve, reject) => {
       conn.onMessage = (text) => this.onMessage(text, resolve);
+      if (this.bug !== 'close_hangs_connect')
+        this.stopConnecting = () => reject(new RealtimeConnectionError('closed while connecting'));
     });
     conn.onClose = () => {
       if (this.conn !== conn) return;
@@ -304,7 +309,11 @@ class ToyRealtimeTransport implements RealtimeTransportLike {
           tools: config.tools.map((t: any) => t.name),
         }),
       );
-      await ready;
+      try {
+        await ready;
+      } finally {
+        this.stopConnecting = undefined;
+      }
     }
     this.setStatus('connected');
   }
@@ -363,6 +372,7 @@ class ToyRealtimeTransport implements RealtimeTransportLike {
       return;
     }
     this.conn = undefined;
+    this.stopConnecting?.();
     if (this.bug !== 'leaks_on_close') conn?.close();
     this.setStatus('disconnected');
     if (this.bug === 'lost_on_close')
