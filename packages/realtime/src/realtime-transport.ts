@@ -176,7 +176,10 @@ export interface RealtimeTransport {
   send(event: RealtimeClientEvent): void;
   /** Receives every event until unsubscribed (the returned function). */
   subscribe(listener: (event: RealtimeTransportEvent) => void): () => void;
-  /** Closes the connection (no `connection_lost`); idempotent. */
+  /**
+   * Closes the connection (no `connection_lost`); idempotent. A `connect()` still in progress
+   * rejects with `RealtimeConnectionError` at once.
+   */
   close(): Promise<void>;
 }
 

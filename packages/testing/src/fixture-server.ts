@@ -44,6 +44,13 @@ export type FixtureResponse =
       headers?: Record<string, string>;
       body: Uint8Array;
       chunkBytes?: number;
+      /** Wait this many milliseconds between slices (a slow stream). Default: none. */
+      chunkDelayMs?: number;
+      /**
+       * Stop writing after this many bytes and keep the connection open without sending anything
+       * more (a stalled stream), until the client goes away or the server closes.
+       */
+      stallAfterBytes?: number;
     }
   /** Destroy the connection without any response (connection reset). */
   | { kind: 'reset' };
@@ -177,7 +184,7 @@ function serve(
       'content-type': 'application/octet-stream',
       ...response.headers,
     });
-    writeSlices(res, Buffer.from(response.body), response.chunkBytes);
+    writeSlices(res, Buffer.from(response.body), response);
     return;
   }
   res.writeHead(response.status ?? 200, {
@@ -207,14 +214,25 @@ function serve(
   writeNext();
 }
 
-function writeSlices(res: ServerResponse, bytes: Buffer, chunkBytes?: number): void {
-  const step = chunkBytes ?? bytes.length;
+function writeSlices(
+  res: ServerResponse,
+  bytes: Buffer,
+  o: { chunkBytes?: number; chunkDelayMs?: number; stallAfterBytes?: number },
+): void {
+  const step = o.chunkBytes ?? bytes.length;
+  const limit = Math.min(o.stallAfterBytes ?? bytes.length, bytes.length);
   let offset = 0;
   const writeNext = () => {
-    if (offset >= bytes.length) return void res.end();
-    res.write(bytes.subarray(offset, offset + step));
-    offset += step;
-    setImmediate(writeNext);
+    if (res.destroyed) return;
+    if (offset >= limit) {
+      if (o.stallAfterBytes === undefined || o.stallAfterBytes >= bytes.length) res.end();
+      return; // stalled: nothing more, ever
+    }
+    const end = Math.min(offset + step, limit);
+    res.write(bytes.subarray(offset, end));
+    offset = end;
+    if (o.chunkDelayMs) setTimeout(writeNext, o.chunkDelayMs);
+    else setImmediate(writeNext);
   };
   writeNext();
 }

@@ -26,6 +26,8 @@ export type {
   VoiceStreamEventLifecycle,
   VoiceStreamEventTranscription,
 } from './voice-events.js';
+// Pipeline
+export { checkAudioInput, checkSpeechText } from './voice-input-checks.js';
 // Contracts
 export type {
   AudioInput,
@@ -34,7 +36,6 @@ export type {
   TTSModel,
   TTSModelSettings,
 } from './voice-models.js';
-// Pipeline
 export { VoicePipeline, type VoicePipelineOptions } from './voice-pipeline.js';
 export { VoiceResult } from './voice-result.js';
 export {

@@ -134,8 +134,9 @@ export class DirectoryMemoryStore implements MemoryStore {
   }
 
   async remove(path: string): Promise<void> {
+    const file = this.file(path); // a refused path is the caller's UserError, not an I/O failure
     try {
-      await rm(this.file(path), { force: true });
+      await rm(file, { force: true });
     } catch (error) {
       throw this.fail('remove', path, error);
     }

@@ -51,12 +51,22 @@ describe.each(backends)('%s (MemoryStore v1)', (_name, make) => {
     expect(await store.readText('./memories//skills/x/SKILL.md')).toBe('skill');
   });
 
-  it('refuses paths that leave the store with a UserError saying so', async () => {
+  it('refuses paths that leave the store with a UserError saying so, from every method', async () => {
     const store = make();
     for (const bad of ['../x', '/etc/passwd', 'a/../../b', 'a\\b', 'a\0b', ''])
-      await expect(store.writeText(bad, 'x')).rejects.toSatisfy(
-        (e) => UserError.isInstance(e) && /path/.test((e as Error).message),
-      );
+      for (const call of [
+        () => store.writeText(bad, 'x'),
+        () => store.appendText(bad, 'x'),
+        () => store.readText(bad),
+        // remove used to wrap the refusal in a MemoryStoreError (an "I/O failure").
+        () => store.remove(bad),
+      ])
+        await expect(call()).rejects.toSatisfy(
+          (e) =>
+            UserError.isInstance(e) &&
+            !MemoryStoreError.isInstance(e) &&
+            /path/.test((e as Error).message),
+        );
   });
 
   it('concurrent appends never mix one call’s text, and nothing is lost', async () => {

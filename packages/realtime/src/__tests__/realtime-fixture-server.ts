@@ -35,6 +35,10 @@ export interface FakeRealtimeConnection {
   /** The conversation as the server holds it. */
   readonly items: ConversationItem[];
   send(event: DistributiveOmit<RealtimeServerEvent, 'event_id'>): void;
+  /** Sends a text frame as it is (e.g. one that is not JSON). */
+  sendRaw(text: string): void;
+  /** Whether the socket is still open. */
+  readonly open: boolean;
   /** Resolves with the first received event of `type` (matching `where`) not yet taken. */
   next(type: string, where?: (e: ClientEvent) => boolean, timeoutMs?: number): Promise<ClientEvent>;
   /** Plays a response now (server-initiated, as server VAD does). */
@@ -433,6 +437,12 @@ function connect(
     received,
     items,
     send,
+    sendRaw: (text) => {
+      if (socket.readyState === socket.OPEN) socket.send(text);
+    },
+    get open() {
+      return socket.readyState === socket.OPEN;
+    },
     respond,
     release: () => active?.resume?.(),
     drop: () => socket.terminate(),

@@ -44,6 +44,8 @@ class OpenAIRealtimeTransport implements RealtimeTransport {
   private readonly listeners = new Set<(event: RealtimeTransportEvent) => void>();
   private audioProduced = false;
   private eventSeq = 0;
+  /** Ends a connect() in progress (close() calls it). */
+  private stopConnecting?: (error: RealtimeConnectionError) => void;
 
   constructor(private readonly options: OpenAIRealtimeTransportOptions) {}
 
@@ -71,17 +73,28 @@ class OpenAIRealtimeTransport implements RealtimeTransport {
       /* a failed handshake rejects connect(); later errors are followed by 'close' */
     });
     const sessionUpdate = { type: 'session.update', config: { ...config, model } } as const;
+    const closed = new AbortController();
+    this.stopConnecting = (error) => closed.abort(error);
     try {
-      await handshake(socket, this.options.connectTimeoutMs ?? 15_000, signal, () =>
-        socket.send(
-          JSON.stringify(this.withEventId(toOpenAIClientEvent(sessionUpdate, this.wireState()))),
-        ),
+      await handshake(
+        socket,
+        this.options.connectTimeoutMs ?? 15_000,
+        signal ? AbortSignal.any([signal, closed.signal]) : closed.signal,
+        () =>
+          socket.send(
+            JSON.stringify(this.withEventId(toOpenAIClientEvent(sessionUpdate, this.wireState()))),
+          ),
       );
     } catch (error) {
-      this.socket = undefined;
       socket.terminate();
-      this.setStatus('disconnected');
+      // A close() and then a new connect() may have come meanwhile: leave a newer socket alone.
+      if (this.socket === socket || this.socket === undefined) {
+        this.socket = undefined;
+        this.setStatus('disconnected');
+      }
       throw error;
+    } finally {
+      this.stopConnecting = undefined;
     }
     this.setStatus('connected');
   }
@@ -99,6 +112,9 @@ class OpenAIRealtimeTransport implements RealtimeTransport {
   async close(): Promise<void> {
     const socket = this.socket;
     this.socket = undefined;
+    this.stopConnecting?.(
+      new RealtimeConnectionError('close() was called while connecting to OpenAI Realtime.'),
+    );
     if (!socket) return;
     socket.removeAllListeners('close');
     socket.removeAllListeners('message');
@@ -197,7 +213,12 @@ function handshake(
         ),
       timeoutMs,
     );
-    const onAbort = () => fail(new RealtimeConnectionError('Connecting was aborted.'));
+    const onAbort = () =>
+      fail(
+        RealtimeConnectionError.isInstance(signal?.reason)
+          ? signal.reason
+          : new RealtimeConnectionError('Connecting was aborted.', { cause: signal?.reason }),
+      );
     const onMessage = (data: WebSocket.RawData) => {
       let event: Record<string, any>;
       try {

@@ -1,4 +1,6 @@
 /** The offline espeak-ng TTS (the real espeak-ng binary). */
+
+import { UserError } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
 import { VoiceModelUnavailableError } from '../voice-errors.js';
 import { createEspeakTTSModel } from './espeak-tts-model.js';
@@ -29,6 +31,33 @@ describe('espeak-ng TTS', () => {
   it('text starting with a dash is spoken, not read as an option', async () => {
     const out = await collect(createEspeakTTSModel().synthesize('-v is not a voice'));
     expect(out.length).toBeGreaterThan(10_000);
+  });
+
+  it('yields nothing after its signal aborts, not even audio espeak-ng had already written', async () => {
+    const text = 'Thank you for calling. Your order ships tomorrow. '.repeat(8);
+    const ac = new AbortController();
+    let afterAbort = 0;
+    const error = await (async () => {
+      for await (const _ of createEspeakTTSModel().synthesize(text, { signal: ac.signal })) {
+        if (ac.signal.aborted) afterAbort++;
+        else {
+          await new Promise((r) => setTimeout(r, 300)); // espeak-ng writes ahead meanwhile
+          ac.abort(new Error('caller hung up'));
+        }
+      }
+    })().catch((e) => e);
+    expect(afterAbort).toBe(0);
+    expect(error).toMatchObject({
+      name: 'VoiceModelError',
+      message: expect.stringMatching(/aborted/),
+    });
+  });
+
+  it('text that is not a string is a UserError, not a TypeError from the pipe', async () => {
+    for (const text of [42, undefined, null]) {
+      const error = await collect(createEspeakTTSModel().synthesize(text as never)).catch((e) => e);
+      expect(UserError.isInstance(error), String(error)).toBe(true);
+    }
   });
 
   it('a missing espeak-ng is a VoiceModelUnavailableError naming npm run setup', async () => {

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { VoiceModelError, VoiceModelUnavailableError } from '../voice-errors.js';
+import { checkSpeechText } from '../voice-input-checks.js';
 import type { TTSModel, TTSModelSettings } from '../voice-models.js';
 import { WavStreamReader } from '../wav.js';
 
@@ -25,8 +26,9 @@ const ESPEAK_SAMPLE_RATE = 22_050;
 
 /**
  * Creates the espeak-ng TTS model. Nothing runs until `synthesize`.
- * `synthesize` throws VoiceModelUnavailableError when espeak-ng is not installed (run
- * `npm run setup`, which installs espeak-ng and sox), VoiceModelError when it fails.
+ * `synthesize` throws UserError for text that is not a string, VoiceModelUnavailableError when
+ * espeak-ng is not installed (run `npm run setup`, which installs espeak-ng and sox),
+ * VoiceModelError when it fails.
  */
 export function createEspeakTTSModel(options: EspeakOptions = {}): TTSModel {
   const command = options.command ?? 'espeak-ng';
@@ -51,6 +53,7 @@ async function* speak(
   o: EspeakOptions & { speed?: number },
   signal?: AbortSignal,
 ): AsyncIterable<Uint8Array> {
+  checkSpeechText(text, 'espeak-ng');
   const wpm = Math.round((o.wordsPerMinute ?? 175) * (o.speed ?? 1));
   const args = [
     '--stdout',
@@ -79,9 +82,12 @@ async function* speak(
   const reader = new WavStreamReader();
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      // Output already piped before the kill still arrives: never yield it after the abort.
+      if (signal?.aborted) throw aborted(signal);
       const pcm = reader.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       if (pcm.length > 0) yield pcm;
     }
+    if (signal?.aborted) throw aborted(signal);
   } finally {
     if (child.exitCode === null) child.kill();
   }
@@ -104,4 +110,12 @@ async function* speak(
       modelId: 'espeak-ng',
     });
   }
+}
+
+function aborted(signal: AbortSignal): VoiceModelError {
+  return new VoiceModelError('espeak-ng synthesis was aborted.', {
+    provider: 'espeak-ng',
+    modelId: 'espeak-ng',
+    cause: signal.reason,
+  });
 }

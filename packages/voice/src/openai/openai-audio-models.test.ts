@@ -1,4 +1,6 @@
 /** OpenAI STT/TTS with the real `openai` client against the local wire-fixture server. */
+
+import { UserError } from '@baton/kernel';
 import { type FixtureServer, startFixtureServer } from '@baton/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tone } from '../__tests__/audio.js';
@@ -117,5 +119,34 @@ describe('OpenAI text to speech (audio.speech)', () => {
     })().catch((e) => e);
     expect(error).toMatchObject({ name: 'VoiceModelError', statusCode: 429 });
     expect(server.requests[0].body.instructions).toBeUndefined();
+  });
+});
+
+describe('OpenAI speech models refuse bad input before any request', () => {
+  it('transcribe: samples that are not PCM16 or a bad sample rate is a UserError, nothing sent', async () => {
+    const stt = createOpenAISTTModel(opts());
+    for (const input of [
+      { samples: tone(100, 16_000), sampleRate: 0 },
+      { samples: tone(100, 16_000), sampleRate: 16_000.5 },
+      { samples: new Float32Array(160), sampleRate: 16_000 },
+      null,
+    ]) {
+      const error = await stt.transcribe(input as never).catch((e) => e);
+      expect(UserError.isInstance(error), String(error)).toBe(true);
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it('synthesize: text that is not a string is a UserError, nothing sent', async () => {
+    const tts = createOpenAITTSModel(opts());
+    for (const text of [42, undefined, { text: 'hi' }]) {
+      const error = await (async () => {
+        for await (const _ of tts.synthesize(text as never)) {
+          /* drain */
+        }
+      })().catch((e) => e);
+      expect(UserError.isInstance(error), String(error)).toBe(true);
+    }
+    expect(server.requests).toEqual([]);
   });
 });

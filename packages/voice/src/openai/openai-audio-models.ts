@@ -5,6 +5,7 @@
  */
 import OpenAI, { APIError, toFile } from 'openai';
 import { VoiceModelError } from '../voice-errors.js';
+import { checkAudioInput, checkSpeechText } from '../voice-input-checks.js';
 import type {
   AudioInput,
   STTModel,
@@ -29,7 +30,11 @@ export interface OpenAIAudioOptions {
 export const DEFAULT_TTS_INSTRUCTIONS =
   'You will receive partial sentences. Do not complete the sentence, just read out the text.';
 
-/** OpenAI speech to text. Default model `gpt-4o-mini-transcribe`. */
+/**
+ * OpenAI speech to text. Default model `gpt-4o-mini-transcribe`. `transcribe` throws UserError
+ * for input that is not PCM16 samples at a positive whole rate (nothing is sent), VoiceModelError
+ * when the call fails.
+ */
 export function createOpenAISTTModel(
   options: OpenAIAudioOptions & { model?: string; defaults?: STTModelSettings } = {},
 ): STTModel {
@@ -40,6 +45,7 @@ export function createOpenAISTTModel(
     provider: 'openai',
     modelId,
     async transcribe(input: AudioInput, { settings, signal } = {}) {
+      checkAudioInput(input, `OpenAI transcription with ${modelId}`);
       const s = { ...options.defaults, ...settings };
       const file = await toFile(encodeWav(input.samples, input.sampleRate), 'audio.wav', {
         type: 'audio/wav',
@@ -70,7 +76,11 @@ export function createOpenAISTTModel(
   };
 }
 
-/** OpenAI text to speech (raw PCM16 at 24 kHz). Default model `gpt-4o-mini-tts`, voice `ash`. */
+/**
+ * OpenAI text to speech (raw PCM16 at 24 kHz). Default model `gpt-4o-mini-tts`, voice `ash`.
+ * `synthesize` throws UserError for text that is not a string (nothing is sent), VoiceModelError
+ * when the call fails.
+ */
 export function createOpenAITTSModel(
   options: OpenAIAudioOptions & { model?: string; defaults?: TTSModelSettings } = {},
 ): TTSModel {
@@ -82,6 +92,7 @@ export function createOpenAITTSModel(
     modelId,
     sampleRate: 24_000,
     async *synthesize(text: string, { settings, signal } = {}) {
+      checkSpeechText(text, `OpenAI speech with ${modelId}`);
       const s = { ...options.defaults, ...settings };
       const instructions =
         s.instructions ?? (modelId.startsWith('gpt-4o') ? DEFAULT_TTS_INSTRUCTIONS : undefined);
