@@ -4,19 +4,8 @@
  * every case, and against broken ones, each planting one defect that the case targeting it must
  * fail.
  */
-import { describe, expect, it } from 'vitest';
-import { failedIn, type KitResults, runKitSpec } from './__tests__/run-kit.js';
-
-function expectCaught(results: KitResults, prefix: string, expected: Record<string, RegExp>) {
-  expect(failedIn(results, `${prefix}: toy`)).toEqual([]);
-  for (const [bug, test] of Object.entries(expected)) {
-    const failed = failedIn(results, `${prefix}: toy with ${bug}`);
-    expect(
-      failed.some((t) => test.test(t)),
-      `${bug} → ${JSON.stringify(failed)}`,
-    ).toBe(true);
-  }
-}
+import { describe, it } from 'vitest';
+import { expectCaught, runKitSpec } from './__tests__/run-kit.js';
 
 describe('describeMemoryStoreConformance catches', () => {
   it('a store that keeps raw or climbing paths, tears writes, loses appends, lists wrongly, or whose locks leak, stay per handle, time out untyped, ignore the signal, never go stale or are not refreshed', async () => {

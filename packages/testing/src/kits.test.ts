@@ -4,18 +4,7 @@
  * ones, each planting one defect that the case targeting it must fail.
  */
 import { describe, expect, it } from 'vitest';
-import { failedIn, type KitResults, runKitSpec } from './__tests__/run-kit.js';
-
-function expectCaught(results: KitResults, prefix: string, expected: Record<string, RegExp>) {
-  expect(failedIn(results, `${prefix}: toy`)).toEqual([]);
-  for (const [bug, test] of Object.entries(expected)) {
-    const failed = failedIn(results, `${prefix}: toy with ${bug}`);
-    expect(
-      failed.some((t) => test.test(t)),
-      `${bug} → ${JSON.stringify(failed)}`,
-    ).toBe(true);
-  }
-}
+import { expectCaught, runKitSpec } from './__tests__/run-kit.js';
 
 describe('describeModelConformance catches', () => {
   it('a model that drops tool results, loses or crashes on item kinds, ignores the schema or the abort, reports no stream usage, misjudges 5xx, retries by itself, leaks raw network errors or completes a cut stream', async () => {

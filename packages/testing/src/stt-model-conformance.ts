@@ -65,7 +65,7 @@ export function describeSTTModelConformance(
         expect(Buffer.from(speech.input.samples.buffer).equals(Buffer.from(before.buffer))).toBe(
           true,
         );
-        },
+      },
       timeout,
     );
 

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const config = fileURLToPath(
@@ -62,4 +63,23 @@ export function failedIn(results: KitResults, suite: string): string[] {
   return Object.entries(tests)
     .filter(([, status]) => status !== 'passed')
     .map(([title]) => title);
+}
+
+/**
+ * Asserts that the correct toy (`<prefix>: toy`) passes every case and that each planted bug
+ * (`<prefix>: toy with <bug>`) fails at least one case whose title matches its pattern.
+ */
+export function expectCaught(
+  results: KitResults,
+  prefix: string,
+  expected: Record<string, RegExp>,
+): void {
+  expect(failedIn(results, `${prefix}: toy`)).toEqual([]);
+  for (const [bug, test] of Object.entries(expected)) {
+    const failed = failedIn(results, `${prefix}: toy with ${bug}`);
+    expect(
+      failed.some((t) => test.test(t)),
+      `${bug} → ${JSON.stringify(failed)}`,
+    ).toBe(true);
+  }
 }
