@@ -69,10 +69,7 @@ export function convertChatStream(
   let nextIndex = 0;
   let reasoning: { text: string; outputIndex: number } | undefined;
   let message: { text: string; refusal: string; outputIndex: number } | undefined;
-  const tools = new ChatToolCallAssembler(() => ({
-    outputIndex: nextIndex++,
-    fallbackId: `${fallbackPrefix()}_call_${tools.calls.length}`,
-  }));
+  const tools = new ChatToolCallAssembler();
   let finishReason: string | undefined;
   let usage: ChatUsageWire | undefined;
   const fallbackPrefix = () => responseId ?? `chat_${Math.random().toString(36).slice(2, 10)}`;
@@ -149,16 +146,19 @@ export function convertChatStream(
     const toolCalls = delta.tool_calls;
     if (Array.isArray(toolCalls)) {
       for (let position = 0; position < toolCalls.length; position++) {
-        const call = tools.apply(toolCalls[position], position);
-        if (!call) continue;
+        const result = tools.apply(toolCalls[position], position, () => ({
+          outputIndex: nextIndex++,
+          fallbackId: `${fallbackPrefix()}_call_${tools.calls.length}`,
+        }));
+        if (!result) continue;
         begin(out);
-        const callId = callIdOf(call);
-        if (tools.started) {
+        const { call } = result;
+        if (result.started) {
           out.push({
             type: 'output_item_added',
             item: {
               type: 'function_call',
-              call_id: callId,
+              call_id: callIdOf(call),
               name: call.name,
               arguments: '',
               status: 'in_progress',
@@ -166,11 +166,11 @@ export function convertChatStream(
             outputIndex: call.outputIndex,
           });
         }
-        if (tools.argumentsDelta !== '') {
+        if (result.argumentsDelta !== '') {
           out.push({
             type: 'function_call_arguments_delta',
-            delta: tools.argumentsDelta,
-            callId,
+            delta: result.argumentsDelta,
+            callId: callIdOf(call),
             outputIndex: call.outputIndex,
           });
         }
@@ -194,45 +194,39 @@ export function convertChatStream(
     assertNotCutInToolCall(finishReason, tools.calls.length > 0, providerId);
 
     const incomplete = finishReason === 'length' || finishReason === 'content_filter';
-    // Every started item holds the output index it was given (0, 1, …): its slot.
-    const slots: (Item | undefined)[] = new Array(nextIndex);
-    if (reasoning) slots[reasoning.outputIndex] = chatReasoningItem(reasoning.text, providerId);
-    if (message)
-      slots[message.outputIndex] = chatMessageItem(
-        message.text,
-        message.refusal || undefined,
-        incomplete,
-      );
-    const calls = tools.calls;
-    if (calls.length > 0) {
-      const callItems = uniqueCallIds(
-        calls.map((call) =>
-          chatFunctionCallItem(
-            {
-              id: call.id,
-              name: call.name,
-              arguments: call.arguments,
-              extra_content: call.extraContent,
-            },
-            call.fallbackId,
-            providerId,
-          ),
+    const indexed: { item: Item; outputIndex: number }[] = [];
+    if (reasoning)
+      indexed.push({
+        item: chatReasoningItem(reasoning.text, providerId),
+        outputIndex: reasoning.outputIndex,
+      });
+    const messageItem =
+      message && chatMessageItem(message.text, message.refusal || undefined, incomplete);
+    if (message && messageItem)
+      indexed.push({ item: messageItem, outputIndex: message.outputIndex });
+    const callItems = uniqueCallIds(
+      tools.calls.map((call) =>
+        chatFunctionCallItem(
+          {
+            id: call.id,
+            name: call.name,
+            arguments: call.arguments,
+            extra_content: call.extraContent,
+          },
+          call.fallbackId,
+          providerId,
         ),
-      );
-      for (let i = 0; i < calls.length; i++) slots[calls[i].outputIndex] = callItems[i];
-    }
-    const output: Item[] = [];
-    const indexes: number[] = [];
-    for (let i = 0; i < slots.length; i++) {
-      const item = slots[i];
-      if (item === undefined) continue;
-      output.push(item);
-      indexes.push(i);
-    }
+      ),
+    );
+    tools.calls.forEach((call, i) => {
+      indexed.push({ item: callItems[i], outputIndex: call.outputIndex });
+    });
+    indexed.sort((a, b) => a.outputIndex - b.outputIndex);
+    const output = indexed.map((e) => e.item);
     assertValidOutputItems(output, where);
     if (!started) out.push(startEvent());
-    for (let i = 0; i < output.length; i++)
-      out.push({ type: 'output_item_done', item: output[i], outputIndex: indexes[i] });
+    for (const entry of indexed)
+      out.push({ type: 'output_item_done', item: entry.item, outputIndex: entry.outputIndex });
     out.push({
       type: 'response_done',
       response: { output, usage: convertChatUsage(usage), responseId, modelName },

@@ -32,6 +32,13 @@ export interface ChatToolCall {
   extraContent?: Record<string, unknown>;
 }
 
+/** What one delta did: the call it belongs to, whether it started it, and its argument text. */
+export interface ToolCallDeltaResult {
+  call: ChatToolCall;
+  started: boolean;
+  argumentsDelta: string;
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -45,69 +52,57 @@ export function argumentsText(value: unknown): string {
   return '';
 }
 
-/** `function` of a delta that has none. */
-const NO_FUNCTION: Record<string, unknown> = Object.freeze({});
-
-/**
- * Tool calls of one streamed completion, in the order they started. `apply` reports what a delta
- * did through `started` and `argumentsDelta` (read them right after the call): no result object
- * or callback is allocated per delta.
- */
+/** Tool calls of one streamed completion, in the order they started. */
 export class ChatToolCallAssembler {
   /** Every call, in start order. */
   readonly calls: ChatToolCall[] = [];
-  /** Whether the last `apply` started its call. */
-  started = false;
-  /** The argument text the last `apply` added (`''` for none). */
-  argumentsDelta = '';
-  /** Calls by `index` (validated: a non-negative integer). */
-  private readonly atIndex: (ChatToolCall | undefined)[] = [];
+  private readonly atIndex = new Map<number, ChatToolCall>();
   private readonly byId = new Map<string, ChatToolCall>();
 
-  /** `newCall()` is asked for the output index and fallback id of a call that starts. */
-  constructor(private readonly newCall: () => { outputIndex: number; fallbackId: string }) {}
-
   /**
-   * Applies one element of `delta.tool_calls`. `position` is its place in that array. Returns the
-   * call it belongs to, or `undefined` for a delta that carries nothing (or is not an object).
+   * Applies one element of `delta.tool_calls`. `position` is its place in that array;
+   * `newCall(fallbackId)` is asked for the output index of a call that starts here.
+   * Returns `undefined` for a delta that carries nothing (or is not an object).
    */
-  apply(raw: unknown, position: number): ChatToolCall | undefined {
-    this.started = false;
-    this.argumentsDelta = '';
+  apply(
+    raw: unknown,
+    position: number,
+    newCall: () => { outputIndex: number; fallbackId: string },
+  ): ToolCallDeltaResult | undefined {
     if (!isRecord(raw)) return undefined;
     const index =
       typeof raw.index === 'number' && Number.isInteger(raw.index) && raw.index >= 0
         ? raw.index
         : position;
     const id = nonEmpty(raw.id);
-    const fn = isRecord(raw.function) ? raw.function : NO_FUNCTION;
+    const fn = isRecord(raw.function) ? raw.function : {};
     const name = nonEmpty(fn.name);
     const argumentsDelta = argumentsText(fn.arguments);
     const extra = isRecord(raw.extra_content) ? raw.extra_content : undefined;
 
     let call = id === undefined ? undefined : this.byId.get(id);
+    let started = false;
     if (!call) {
-      const atIndex = this.atIndex[index];
+      const atIndex = this.atIndex.get(index);
       if (atIndex && !(id !== undefined && atIndex.id !== '' && atIndex.id !== id)) call = atIndex;
     }
     if (!call) {
       if (id === undefined && name === undefined && argumentsDelta === '' && !extra)
         return undefined;
-      const { outputIndex, fallbackId } = this.newCall();
+      const { outputIndex, fallbackId } = newCall();
       call = { id: '', fallbackId, name: '', arguments: '', outputIndex };
       this.calls.push(call);
-      this.started = true;
+      started = true;
     }
-    this.atIndex[index] = call;
+    this.atIndex.set(index, call);
     if (id !== undefined && call.id === '') {
       call.id = id;
       this.byId.set(id, call);
     }
     if (name !== undefined && call.name === '') call.name = name;
     if (extra) call.extraContent = { ...call.extraContent, ...extra };
-    if (argumentsDelta !== '') call.arguments += argumentsDelta;
-    this.argumentsDelta = argumentsDelta;
-    return call;
+    call.arguments += argumentsDelta;
+    return { call, started, argumentsDelta };
   }
 }
 

@@ -117,9 +117,8 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
   }
 
   private async pull(): Promise<IteratorResult<T>> {
-    // The drained queue is reused (one array per stream, not one per source event).
-    const out = this.queue;
-    out.length = 0;
+    const out: T[] = [];
+    this.queue = out;
     this.head = 0;
     let phase: 'open' | 'read' | 'step' = 'open';
     try {
