@@ -296,7 +296,11 @@ describe('item → message conversion (asserted on the body the openai client se
       fc('get_weather', { city: 'Paris' }, 'call_1'),
       fco('call_1', 'sunny'),
       fc('get_weather', { city: 'Oslo' }, 'call_2'),
-      fco('call_2', [{ type: 'input_text', text: 'rain' }]),
+      {
+        type: 'function_call_output',
+        call_id: 'call_2',
+        output: [{ type: 'input_text', text: 'rain' }],
+      },
       {
         type: 'message',
         role: 'assistant',
