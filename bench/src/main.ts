@@ -134,19 +134,14 @@ async function main(): Promise<void> {
     ? await (await import('./suites/p1-server.js')).startP1Server()
     : undefined;
   if (p1Server) process.env.BENCH_P1_URL = p1Server.url;
-  const workers: RuntimeWorker[] = [];
+  // Each compared scenario gets fresh runtime workers (see `freshWorkers`).
   const unavailable: Partial<Record<RuntimeId, string>> = {};
-  const started_ = compared.length
-    ? await Promise.allSettled(RUNTIMES.map((id) => RuntimeWorker.start(id)))
-    : [];
-  started_.forEach((r, i) => {
-    if (r.status === 'fulfilled') workers.push(r.value);
-    else {
-      unavailable[RUNTIMES[i]] = String(r.reason?.message ?? r.reason).replace(/^\S+ worker: /, '');
-      log(`! ${RUNTIMES[i]} not run: ${unavailable[RUNTIMES[i]]}`);
-    }
-  });
-  const ids = workers.map((w) => w.id);
+  let ids: RuntimeId[] = RUNTIMES;
+  if (compared.length) {
+    const probe = await freshWorkers(RUNTIMES, unavailable);
+    ids = probe.map((w) => w.id);
+    await Promise.all(probe.map((w) => w.stop()));
+  }
   const rows: Row[] = [];
   const serviceResults: ServiceResult[] = [];
   const notes: string[] = [];
@@ -154,10 +149,14 @@ async function main(): Promise<void> {
     if (notRun[scenario]) continue;
     const t0 = performance.now();
     log(`${scenario} …`);
-    if (IN_PROCESS[scenario]) {
-      rows.push(...(await IN_PROCESS[scenario]({ workers, opts: settings, log })));
-    } else if (PROVIDER_SCENARIOS[scenario]) {
-      rows.push(...(await PROVIDER_SCENARIOS[scenario]({ workers, opts: settings, log })));
+    const suite = IN_PROCESS[scenario] ?? PROVIDER_SCENARIOS[scenario];
+    if (suite) {
+      const workers = await freshWorkers(ids, unavailable);
+      try {
+        rows.push(...(await suite({ workers, opts: settings, log })));
+      } finally {
+        await Promise.all(workers.map((w) => w.stop()));
+      }
     } else if (scenario === 'S8') {
       const r = await s8(ids, settings.s8Rounds, settings.s8Runs, args.quick, log);
       rows.push(...r.rows);
@@ -193,7 +192,6 @@ async function main(): Promise<void> {
     }
     log(`${scenario} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   }
-  for (const w of workers) w.close();
   await p1Server?.close();
 
   const report: Report = {
@@ -262,6 +260,29 @@ async function main(): Promise<void> {
 }
 
 /** The settings that apply to the scenarios run (`r1…` to R1, `w1…` to W1, the rest to S1–S9). */
+/**
+ * Starts one worker process per runtime in `ids`; a runtime that cannot be loaded is recorded in
+ * `unavailable` (and logged) and left out. Every compared scenario (S1–S7, P1, P2, T1) runs in
+ * workers of its own, so no row inherits another's heap or JIT state: e.g. P1 keeps each request
+ * body alive while its stream is read, V8 then pretenures the converters' allocation sites, and
+ * P2's build-and-drop loop in the same process allocated in the old generation (1.6–2× slower).
+ */
+async function freshWorkers(
+  ids: RuntimeId[],
+  unavailable: Partial<Record<RuntimeId, string>>,
+): Promise<RuntimeWorker[]> {
+  const workers: RuntimeWorker[] = [];
+  const started = await Promise.allSettled(ids.map((id) => RuntimeWorker.start(id)));
+  started.forEach((r, i) => {
+    if (r.status === 'fulfilled') workers.push(r.value);
+    else if (!unavailable[ids[i]]) {
+      unavailable[ids[i]] = String(r.reason?.message ?? r.reason).replace(/^\S+ worker: /, '');
+      log(`! ${ids[i]} not run: ${unavailable[ids[i]]}`);
+    }
+  });
+  return workers;
+}
+
 function settingsFor(settings: Settings, scenarios: string[]): Record<string, number> {
   const owner = (key: string) => (/^[rwd]1/.test(key) ? key.slice(0, 2).toUpperCase() : 'S');
   return Object.fromEntries(

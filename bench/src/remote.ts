@@ -87,4 +87,12 @@ export class RuntimeWorker {
   close(): void {
     if (this.child.connected) this.child.disconnect();
   }
+
+  /** Ends the worker and resolves when its process has exited. */
+  stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.close();
+    return exited;
+  }
 }

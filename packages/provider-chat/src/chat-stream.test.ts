@@ -106,4 +106,44 @@ describe('convertChatStream', () => {
       totalTokens: 9,
     });
   });
+
+  it('orders the output by when each item started and pairs every delta with its call, whatever the interleaving', async () => {
+    const { events } = await run([
+      chunk({ reasoning_content: 'think' }),
+      chunk({ tool_calls: [{ index: 1, id: 'b', function: { name: 'g', arguments: '{"y"' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '' } }] }),
+      chunk({ content: 'text after the calls' }),
+      chunk({
+        tool_calls: [
+          { index: 0, function: { arguments: '{"x":1}' } },
+          { index: 1, function: { arguments: ':2}' } },
+        ],
+      }),
+      chunk({ tool_calls: [{ index: 1 }] }), // carries nothing: no event
+      chunk({}, 'tool_calls'),
+    ]);
+    const added = events.filter((e) => e.type === 'output_item_added') as any[];
+    expect(added.map((e) => [e.outputIndex, e.item.type, e.item.call_id])).toEqual([
+      [0, 'reasoning', undefined],
+      [1, 'function_call', 'b'],
+      [2, 'function_call', 'a'],
+      [3, 'message', undefined],
+    ]);
+    const deltas = events.filter((e) => e.type === 'function_call_arguments_delta') as any[];
+    expect(deltas.map((e) => [e.callId, e.outputIndex, e.delta])).toEqual([
+      ['b', 1, '{"y"'],
+      ['a', 2, '{"x":1}'],
+      ['b', 1, ':2}'],
+    ]);
+    const done = events.filter((e) => e.type === 'output_item_done') as any[];
+    expect(done.map((e) => e.outputIndex)).toEqual([0, 1, 2, 3]);
+    const output = (events.at(-1) as any).response.output;
+    expect(done.map((e) => e.item)).toEqual(output);
+    expect(output.map((i: any) => [i.type, i.call_id, i.arguments])).toEqual([
+      ['reasoning', undefined, undefined],
+      ['function_call', 'b', '{"y":2}'],
+      ['function_call', 'a', '{"x":1}'],
+      ['message', undefined, undefined],
+    ]);
+  });
 });

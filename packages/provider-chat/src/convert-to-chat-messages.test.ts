@@ -288,4 +288,61 @@ describe('item → message conversion (asserted on the body the openai client se
       { role: 'assistant', content: 'It is sunny.', reasoning_content: 'Now answer.' },
     ]);
   });
+
+  it('sends every message shape with its keys in one order (the bytes a prompt cache sees)', async () => {
+    const input: Item[] = [
+      msg('Hi', 'user'),
+      msg('Looking.'),
+      fc('get_weather', { city: 'Paris' }, 'call_1'),
+      fco('call_1', 'sunny'),
+      fc('get_weather', { city: 'Oslo' }, 'call_2'),
+      {
+        type: 'function_call_output',
+        call_id: 'call_2',
+        output: [{ type: 'input_text', text: 'rain' }],
+      },
+      {
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'refusal', refusal: 'No.' }],
+      },
+      msg('Paris is sunny.'),
+      msg('Thanks', 'user'),
+    ];
+    const { rawBody } = await sentRequest(input, { tools: [weatherTool] });
+    const messages = JSON.stringify(JSON.parse(rawBody).messages);
+    expect(messages).toBe(
+      JSON.stringify([
+        { role: 'user', content: 'Hi' },
+        {
+          role: 'assistant',
+          content: 'Looking.',
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_2',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_2', content: 'rain' },
+        { role: 'assistant', content: 'No.', refusal: 'No.' },
+        { role: 'assistant', content: 'Paris is sunny.' },
+        { role: 'user', content: 'Thanks' },
+      ]),
+    );
+  });
 });

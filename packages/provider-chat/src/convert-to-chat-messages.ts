@@ -39,11 +39,15 @@ export interface ChatMessageOptions {
   toolCallIdFormat?: 'any' | 'alphanumeric9';
 }
 
+/** The assistant message being assembled (one per conversion, reset after each message). */
 interface AssistantDraft {
-  text?: string;
-  refusal?: string;
-  toolCalls: ChatCompletionMessageToolCall[];
-  reasoningContent?: string;
+  /** An assistant message or a call started it (until then nothing is pending). */
+  open: boolean;
+  text: string | undefined;
+  refusal: string | undefined;
+  /** Allocated with the first call (most assistant messages have none). */
+  toolCalls: ChatCompletionMessageToolCall[] | undefined;
+  reasoningContent: string | undefined;
 }
 
 /**
@@ -62,15 +66,21 @@ export function convertToChatMessages(
   const head: ChatCompletionMessageParam[] = [];
   const body: ChatCompletionMessageParam[] = [];
   if (systemInstructions) head.push({ role: 'system', content: systemInstructions });
-  let draft: AssistantDraft | undefined;
+  const draft: AssistantDraft = {
+    open: false,
+    text: undefined,
+    refusal: undefined,
+    toolCalls: undefined,
+    reasoningContent: undefined,
+  };
   let pendingReasoning: string | undefined;
   let media: { callId: string; parts: ChatCompletionContentPart[] }[] = [];
 
   const flushAssistant = () => {
-    if (draft) {
+    if (draft.open) {
       const message = finishAssistant(draft);
       if (message) body.push(message);
-      draft = undefined;
+      draft.open = false;
     }
   };
   const flushMedia = () => {
@@ -84,10 +94,13 @@ export function convertToChatMessages(
     body.push({ role: 'user', content });
     media = [];
   };
-  const startDraft = (): AssistantDraft => {
-    const next: AssistantDraft = { toolCalls: [], reasoningContent: pendingReasoning };
+  const startDraft = () => {
+    draft.open = true;
+    draft.text = undefined;
+    draft.refusal = undefined;
+    draft.toolCalls = undefined;
+    draft.reasoningContent = pendingReasoning;
     pendingReasoning = undefined;
-    return next;
   };
 
   for (const item of items) {
@@ -104,16 +117,19 @@ export function convertToChatMessages(
         } else {
           flushMedia();
           flushAssistant();
-          draft = startDraft();
-          const { text, refusal } = assistantText(message.content, options.providerId);
-          draft.text = text;
-          draft.refusal = refusal;
+          startDraft();
+          if (typeof message.content === 'string') draft.text = message.content;
+          else {
+            const { text, refusal } = assistantText(message.content, options.providerId);
+            draft.text = text;
+            draft.refusal = refusal;
+          }
         }
         break;
       }
       case 'function_call': {
         flushMedia();
-        draft ??= startDraft();
+        if (!draft.open) startDraft();
         const toolCall: ChatCompletionMessageToolCall & { extra_content?: unknown } = {
           id: callId(item.call_id),
           type: 'function',
@@ -123,11 +139,16 @@ export function convertToChatMessages(
           ?.extra_content;
         if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
           toolCall.extra_content = extra;
-        draft.toolCalls.push(toolCall);
+        if (draft.toolCalls) draft.toolCalls.push(toolCall);
+        else draft.toolCalls = [toolCall];
         break;
       }
       case 'function_call_output': {
         flushAssistant();
+        if (typeof item.output === 'string') {
+          body.push({ role: 'tool', tool_call_id: callId(item.call_id), content: item.output });
+          break;
+        }
         const { text, parts } = toolOutput(item.output, options.providerId);
         body.push({
           role: 'tool',
@@ -164,13 +185,20 @@ export function convertToChatMessages(
 
 function finishAssistant(draft: AssistantDraft): ChatCompletionMessageParam | undefined {
   const hasText = draft.text !== undefined && draft.text !== '';
-  if (!hasText && draft.refusal === undefined && draft.toolCalls.length === 0) return undefined;
-  const message: Record<string, unknown> = {
-    role: 'assistant',
-    content: hasText ? draft.text : draft.toolCalls.length === 0 ? (draft.refusal ?? null) : null,
-  };
-  if (draft.refusal !== undefined) message.refusal = draft.refusal;
-  if (draft.toolCalls.length > 0) message.tool_calls = draft.toolCalls;
+  const toolCalls = draft.toolCalls;
+  const refusal = draft.refusal;
+  if (!hasText && refusal === undefined && toolCalls === undefined) return undefined;
+  const content = hasText ? draft.text : toolCalls === undefined ? (refusal ?? null) : null;
+  // The common shapes as whole literals (no property added after creation).
+  if (refusal === undefined && draft.reasoningContent === undefined)
+    return (
+      toolCalls === undefined
+        ? { role: 'assistant', content }
+        : { role: 'assistant', content, tool_calls: toolCalls }
+    ) as ChatCompletionMessageParam;
+  const message: Record<string, unknown> = { role: 'assistant', content };
+  if (refusal !== undefined) message.refusal = refusal;
+  if (toolCalls !== undefined) message.tool_calls = toolCalls;
   if (draft.reasoningContent !== undefined) message.reasoning_content = draft.reasoningContent;
   return message as unknown as ChatCompletionMessageParam;
 }

@@ -12,6 +12,8 @@ import {
   CompactionSession,
   compactionSummaryItem,
   DEFAULT_SUMMARY_INPUT_TOKENS,
+  pairSafeStart,
+  renderItem,
   SqliteSession,
   summaryTranscript,
 } from '@baton/memory';
@@ -41,6 +43,43 @@ const promptOf = (model: ScriptedModel, i = 0) => {
 };
 
 describe('summaryTranscript', () => {
+  it('is the earlier summary, the omission marker and the rendered window, at every budget', () => {
+    const summary = compactionSummaryItem('earlier things');
+    const history = [
+      ...turns(0, 40),
+      reasoning('thinking about it'),
+      fc('lookup', { id: 'r' }, 'cr'),
+      fco('cr', 'late'),
+      { type: 'message', role: 'developer', content: 'be brief' } as Item,
+      { type: 'message', role: 'system', content: 'system note' } as Item,
+      msg('done'),
+    ];
+    for (const items of [history, [summary, ...history]]) {
+      const first = items[0] === summary ? 1 : 0;
+      for (let budget = 1; budget < 1200; budget += 7) {
+        const t = summaryTranscript(items, budget);
+        // The window is whole items: the newest that fit, moved earlier by the pairing rules.
+        const start = first + t.omitted;
+        expect(pairSafeStart(items, start)).toBe(start);
+        const window = items.slice(start).map(renderItem).join('\n\n');
+        const maxChars = Math.max(budget * 4 - (first ? renderItem(summary).length : 0), 1024);
+        const parts = [
+          first ? renderItem(summary) : '',
+          t.omitted ? `[${t.omitted} earlier item${t.omitted === 1 ? '' : 's'} omitted]` : '',
+          window.length <= maxChars ? window : undefined,
+        ];
+        if (parts[2] === undefined) {
+          expect(t.text).toContain('characters omitted …]');
+          continue;
+        }
+        expect(t.text).toBe(parts.filter(Boolean).join('\n\n'));
+      }
+    }
+    expect(renderItem(history.at(-3))).toBe('DEVELOPER: be brief');
+    expect(renderItem(history.at(-2))).toBe('SYSTEM: system note');
+    expect(renderItem({ type: 'message', role: 'critic', content: 'hm' })).toBe('CRITIC: hm');
+  });
+
   it('renders everything, unmarked, within the budget', () => {
     const items = turns(0, 3);
     expect(summaryTranscript(items, 10_000)).toEqual({

@@ -145,9 +145,11 @@ export function summaryTranscript(
   const head = previousSummary ? renderItem(items[0]) : '';
   const first = previousSummary ? 1 : 0;
   const maxChars = Math.max(0, maxInputTokens * 4 - head.length);
+  // The newest items that fit, rendered once, newest first (`newest[k]` is item `end - 1 - k`).
   const newest: string[] = [];
   let start = items.length;
-  for (let used = 0; start > first; start--) {
+  let used = 0;
+  for (; start > first; start--) {
     const text = renderItem(items[start - 1]);
     if (newest.length > 0 && used + text.length + 2 > maxChars) break;
     used += text.length + 2;
@@ -155,12 +157,27 @@ export function summaryTranscript(
   }
   // A summary item is never a call or a reasoning item: the pairing rules never move onto it.
   const safe = Math.max(first, pairSafeStart(items, start));
-  const body = [...items.slice(safe, start).map(renderItem), ...newest.reverse()].join('\n\n');
   const omitted = safe - first;
+  // One array in transcript order, joined once (no intermediate copies of a long transcript).
+  const lines: string[] = [];
+  let bodyChars = used - 2;
+  for (let i = safe; i < start; i++) {
+    const text = renderItem(items[i]);
+    bodyChars += text.length + 2;
+    lines.push(text);
+  }
+  for (let k = newest.length - 1; k >= 0; k--) lines.push(newest[k]);
+  const budget = Math.max(maxChars, 1024);
+  const marker = omitted ? `[${omitted} earlier item${omitted === 1 ? '' : 's'} omitted]` : '';
+  if (bodyChars <= budget) {
+    // Within budget (the usual case): the head and the marker are lines of the same join.
+    const prefix = [head, marker].filter(Boolean);
+    return { text: prefix.concat(lines).join('\n\n'), omitted, previousSummary };
+  }
   const parts = [
     head,
-    omitted ? `[${omitted} earlier item${omitted === 1 ? '' : 's'} omitted]` : '',
-    truncateMiddle(body, Math.max(maxChars, 1024) / 4, (n) => `[… ${n} characters omitted …]`),
+    marker,
+    truncateMiddle(lines.join('\n\n'), budget / 4, (n) => `[… ${n} characters omitted …]`),
   ];
   return { text: parts.filter(Boolean).join('\n\n'), omitted, previousSummary };
 }

@@ -56,12 +56,15 @@ export function pairSafeStart(items: readonly Item[], start: number): number {
     const calls = new Set<string>();
     const missing = new Set<string>();
     for (let i = start; i < items.length; i++) {
-      const call = pendingCallId(items[i]);
-      const answered = call === undefined ? outputCallIdOf(items[i]) : undefined;
+      const it = items[i];
+      if (it.type === 'message') continue; // never a call or an output (most of a history)
+      const call = pendingCallId(it);
+      const answered = call === undefined ? outputCallIdOf(it) : undefined;
       if (call !== undefined) calls.add(call);
       else if (answered !== undefined && !calls.has(answered)) missing.add(answered);
     }
     for (let i = start - 1; i >= 0 && missing.size > 0; i--) {
+      if (items[i].type === 'message') continue;
       const call = pendingCallId(items[i]);
       if (call !== undefined && missing.delete(call)) {
         start = i;
@@ -91,9 +94,18 @@ function partsText(content: unknown): string {
     .join('\n');
 }
 
+/** Message roles as the transcript labels them (no `toUpperCase()` string per item). */
+const ROLE_LABELS: Record<string, string> = {
+  user: 'USER',
+  assistant: 'ASSISTANT',
+  system: 'SYSTEM',
+  developer: 'DEVELOPER',
+};
+
 /** One item of {@link renderTranscript}. */
 export function renderItem(it: any): string {
-  if (it.type === 'message') return `${it.role.toUpperCase()}: ${partsText(it.content)}`;
+  if (it.type === 'message')
+    return `${ROLE_LABELS[it.role] ?? String(it.role).toUpperCase()}: ${partsText(it.content)}`;
   if (it.type === 'function_call') return `TOOL CALL ${it.name} (${it.call_id}): ${it.arguments}`;
   if (it.type === 'function_call_output')
     return `TOOL OUTPUT (${it.call_id}): ${partsText(it.output)}`;
