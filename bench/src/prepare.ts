@@ -24,6 +24,12 @@ export interface Prepared {
    * µs of `with` minus that of `base` (both see the same moment's machine load).
    */
   paired?: Record<string, [() => unknown, () => unknown]>;
+  /**
+   * How a paired sample summarizes its call pairs: `'mean'` (default) of all differences, or
+   * `'median'` of the per-pair differences (P1: an HTTP stream's CPU time has a long tail that
+   * swamps a mean by tens of µs per stream; see `timePairedBatch`).
+   */
+  pairEstimate?: 'mean' | 'median';
 }
 
 interface Expect {

@@ -62,7 +62,13 @@ async function main(): Promise<void> {
         const pair = prepared?.paired?.[req.name];
         const n = iterations.get(req.name) ?? 1;
         result = pair
-          ? await timePairedBatch(pair[0], pair[1], Math.max(1, n >> 1), prepared?.clock)
+          ? await timePairedBatch(
+              pair[0],
+              pair[1],
+              Math.max(1, n >> 1),
+              prepared?.clock,
+              prepared?.pairEstimate,
+            )
           : await timeBatch(op(req.name), n, prepared?.clock);
       }
       send({ id: req.id, result });

@@ -16,6 +16,7 @@ export interface P1Ops {
   paired: Record<string, [() => unknown, () => unknown]>;
   facts: Record<string, number>;
   clock: 'cpu';
+  pairEstimate: 'median';
 }
 
 interface Got {
@@ -70,22 +71,49 @@ async function drain(stream: AsyncIterable<unknown>): Promise<number> {
   return n;
 }
 
-/** The vendor SDK's own iterator, (a): the floor (`raw`) and a checking variant (`check`). */
+/**
+ * The vendor SDK's own iterator, (a): the floor (`raw`) and a checking variant (`check`). The
+ * floor's request carries the same tool definitions the runtimes send, so the difference is the
+ * runtime's own work (building its request, reading the stream into items), not a larger body.
+ */
 async function rawConsumer(
   stream: P1Stream,
 ): Promise<{ raw: () => Promise<number>; check: () => Promise<Got> }> {
   if (stream.api === 'anthropic') {
     const client = await anthropicClient(stream);
+    const tools = toolSchemas(stream).map((t) => ({
+      name: t.name,
+      description: `The ${t.name} tool.`,
+      input_schema: t.parameters as { type: 'object' },
+    }));
     const open = () =>
       client.messages.create({
         model: MODEL.anthropic,
         max_tokens: 4096,
         messages: [{ role: 'user', content: PROMPT }],
         stream: true,
+        ...(tools.length ? { tools } : {}),
       });
     return { raw: async () => drain(await open()), check: await rawCheck(stream) };
   }
   const client = await openaiClient(stream);
+  const schemas = toolSchemas(stream);
+  const chatTools = schemas.map((t) => ({
+    type: 'function' as const,
+    function: {
+      name: t.name,
+      description: `The ${t.name} tool.`,
+      parameters: t.parameters,
+      strict: true,
+    },
+  }));
+  const responsesTools = schemas.map((t) => ({
+    type: 'function' as const,
+    name: t.name,
+    description: `The ${t.name} tool.`,
+    parameters: t.parameters,
+    strict: true,
+  }));
   const open =
     stream.api === 'chat'
       ? () =>
@@ -94,8 +122,15 @@ async function rawConsumer(
             messages: [{ role: 'user', content: PROMPT }],
             stream: true,
             stream_options: { include_usage: true },
+            ...(chatTools.length ? { tools: chatTools } : {}),
           })
-      : () => client.responses.create({ model: MODEL.responses, input: PROMPT, stream: true });
+      : () =>
+          client.responses.create({
+            model: MODEL.responses,
+            input: PROMPT,
+            stream: true,
+            ...(responsesTools.length ? { tools: responsesTools } : {}),
+          });
   return { raw: async () => drain(await open()), check: await rawCheck(stream) };
 }
 
@@ -333,5 +368,6 @@ export async function prepareP1(
     paired: { overhead: [raw.raw, consumer.run] },
     facts: { events: stream.events },
     clock: 'cpu',
+    pairEstimate: 'median',
   };
 }
