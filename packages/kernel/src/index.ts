@@ -185,7 +185,6 @@ export {
   type SerializedRunStateV1,
 } from './run-state/run-state-schema.js';
 export { MemorySession } from './session/memory-session.js';
-export { readAddItemsArgs, readItemLimit } from './session/session-args.js';
 export type {
   AddItemsOptions,
   Session,
@@ -193,6 +192,7 @@ export type {
   SessionSettings,
   SessionV2,
 } from './session/session.js';
+export { readAddItemsArgs, readItemLimit } from './session/session-args.js';
 export {
   formatIssues,
   type InferSchema,
