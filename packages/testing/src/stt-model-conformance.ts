@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { delay, describeThrown, isNamedBatonError, rejectionOf } from './conformance-errors.js';
 import {
   type AudioInputLike,
+  declareSpeechFailureCases,
   expectAbortOutcome,
-  expectVoiceModelError,
   type STTModelConformanceOptions,
   type STTModelLike,
 } from './voice-model-conformance-support.js';
@@ -115,32 +115,7 @@ export function describeSTTModelConformance(
       timeout,
     );
 
-    if (options.failNext)
-      it(
-        'a failed call is a VoiceModelError naming the model, with the HTTP status',
-        async () => {
-          const model = await factory();
-          const { statusCode } = options.failNext!() ?? {};
-          const error = await rejectionOf(model.transcribe(speech.input), 'a failing call');
-          expectVoiceModelError(error, model);
-          if (statusCode !== undefined)
-            expect((error as { statusCode?: number }).statusCode).toBe(statusCode);
-        },
-        timeout,
-      );
-
-    if (options.unreachable)
-      it(
-        'an unreachable server is a VoiceModelError, not a raw network error',
-        async () => {
-          const model = options.unreachable!();
-          expectVoiceModelError(
-            await rejectionOf(model.transcribe(speech.input), 'a call to nowhere'),
-            model,
-          );
-        },
-        timeout,
-      );
+    declareSpeechFailureCases(factory, (model) => model.transcribe(speech.input), options, timeout);
 
     if (options.stallNext)
       it(

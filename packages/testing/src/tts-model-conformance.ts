@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { delay, describeThrown, isNamedBatonError, rejectionOf } from './conformance-errors.js';
 import {
+  declareSpeechFailureCases,
   expectAbortOutcome,
   expectVoiceModelError,
   type TTSModelConformanceOptions,
@@ -190,32 +191,12 @@ export function describeTTSModelConformance(
       timeout,
     );
 
-    if (options.failNext)
-      it(
-        'a failed call is a VoiceModelError naming the model, with the HTTP status',
-        async () => {
-          const model = await factory();
-          const { statusCode } = options.failNext!() ?? {};
-          const error = await rejectionOf(collect(model.synthesize(SHORT)), 'a failing call');
-          expectVoiceModelError(error, model);
-          if (statusCode !== undefined)
-            expect((error as { statusCode?: number }).statusCode).toBe(statusCode);
-        },
-        timeout,
-      );
-
-    if (options.unreachable)
-      it(
-        'an unreachable server is a VoiceModelError, not a raw network error',
-        async () => {
-          const model = options.unreachable!();
-          expectVoiceModelError(
-            await rejectionOf(collect(model.synthesize(SHORT)), 'a call to nowhere'),
-            model,
-          );
-        },
-        timeout,
-      );
+    declareSpeechFailureCases(
+      factory,
+      (model) => collect(model.synthesize(SHORT)),
+      options,
+      timeout,
+    );
 
     if (options.unavailable)
       it(

@@ -3,8 +3,8 @@
  * (`@baton/testing` does not depend on it: `@baton/voice` tests with this package), the options
  * of the two speech-model suites and helpers they share.
  */
-import { expect } from 'vitest';
-import { describeThrown, isNamedBatonError } from './conformance-errors.js';
+import { expect, it } from 'vitest';
+import { describeThrown, isNamedBatonError, rejectionOf } from './conformance-errors.js';
 
 /** A whole buffer of speech (`AudioInput`): PCM16 mono samples at `sampleRate` Hz. */
 export interface AudioInputLike {
@@ -89,4 +89,41 @@ export function expectVoiceModelError(
 ): void {
   expect(isNamedBatonError(error, name), describeThrown(error)).toBe(true);
   expect(error).toMatchObject({ provider: model.provider, modelId: model.modelId });
+}
+
+/**
+ * Declares the failure cases both speech-model suites share (inside their `describe`), each only
+ * when its hook is given: a failed call is a `VoiceModelError` naming the model with the HTTP
+ * status (`failNext`), and an unreachable server is a `VoiceModelError` (`unreachable`).
+ * `call` makes one call of the model (a transcription, or a synthesis read to its end).
+ */
+export function declareSpeechFailureCases<M extends { provider: string; modelId: string }>(
+  factory: () => M | Promise<M>,
+  call: (model: M) => Promise<unknown>,
+  hooks: { failNext?: SpeechBackendHooks['failNext']; unreachable?: () => M },
+  timeout: number,
+): void {
+  const { failNext, unreachable } = hooks;
+  if (failNext)
+    it(
+      'a failed call is a VoiceModelError naming the model, with the HTTP status',
+      async () => {
+        const model = await factory();
+        const { statusCode } = failNext() ?? {};
+        const error = await rejectionOf(call(model), 'a failing call');
+        expectVoiceModelError(error, model);
+        if (statusCode !== undefined)
+          expect((error as { statusCode?: number }).statusCode).toBe(statusCode);
+      },
+      timeout,
+    );
+  if (unreachable)
+    it(
+      'an unreachable server is a VoiceModelError, not a raw network error',
+      async () => {
+        const model = unreachable();
+        expectVoiceModelError(await rejectionOf(call(model), 'a call to nowhere'), model);
+      },
+      timeout,
+    );
 }
