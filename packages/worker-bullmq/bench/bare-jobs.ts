@@ -6,12 +6,18 @@
  *
  * Run: `node --import tsx packages/worker-bullmq/bench/bare-jobs.ts [jobs] [workers] [warmupJobs]`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../src/__tests__/redis-server.js';
-import { commandDelta, cpuMs, type RedisCommandCounts, redisCommandSnapshot } from './turn-jobs.js';
+import {
+  commandDelta,
+  cpuMs,
+  type RedisCommandCounts,
+  redisCommandSnapshot,
+  spawnBenchWorker,
+} from './turn-jobs.js';
 
 export interface BareJobsResult {
   workers: number;
@@ -27,30 +33,6 @@ export interface BareJobsResult {
 }
 
 const WORKER = fileURLToPath(new URL('./bare-worker.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const prof = process.env.W1_CPU_PROF;
-  const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
-  const proc = spawn(process.execPath, [...args, '--import', 'tsx', WORKER], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('bare worker did not start within 20 s')),
-      20_000,
-    );
-    proc.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) {
-        clearTimeout(timer);
-        resolve(proc);
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`bare worker exited (${code})`)));
-  });
-}
 
 /** Runs the floor: `jobs` empty jobs through `workers` processes (concurrency each). */
 export async function benchBareJobs(options: {
@@ -72,7 +54,9 @@ export async function benchBareJobs(options: {
       CONCURRENCY: String(options.concurrency ?? 32),
     };
     procs.push(
-      ...(await Promise.all(Array.from({ length: options.workers }, () => spawnWorker(env)))),
+      ...(await Promise.all(
+        Array.from({ length: options.workers }, () => spawnBenchWorker(WORKER, env, 'bare worker')),
+      )),
     );
     const addJobs = async (n: number) => {
       for (let i = 0; i < n; i += 100) {

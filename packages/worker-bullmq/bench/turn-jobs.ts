@@ -110,27 +110,32 @@ export function cpuMs(pid: number): number {
 const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  // W1_CPU_PROF=<dir>: each worker writes a CPU profile there (it is then stopped with SIGTERM).
+/**
+ * Spawns a bench worker process (`node --import tsx <file>`, from the repo root, `env` added)
+ * and resolves once it prints `ready`; rejects if it exits first or is not ready within 20 s.
+ * W1_CPU_PROF=<dir>: each worker writes a CPU profile there (it is then stopped with SIGTERM).
+ */
+export function spawnBenchWorker(
+  file: string,
+  env: Record<string, string>,
+  label = 'bench worker',
+): Promise<ChildProcess> {
   const prof = process.env.W1_CPU_PROF;
   const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
-  const proc = spawn(process.execPath, [...args, '--import', 'tsx', WORKER], {
+  const proc = spawn(process.execPath, [...args, '--import', 'tsx', file], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('bench worker did not start within 20 s')),
-      20_000,
-    );
+    const timer = setTimeout(() => reject(new Error(`${label} did not start within 20 s`)), 20_000);
     proc.stdout!.on('data', (d: Buffer) => {
       if (d.toString().includes('ready')) {
         clearTimeout(timer);
         resolve(proc);
       }
     });
-    proc.once('exit', (code) => reject(new Error(`bench worker exited (${code})`)));
+    proc.once('exit', (code) => reject(new Error(`${label} exited (${code})`)));
   });
 }
 
@@ -156,7 +161,9 @@ export async function benchTurnJobs(
       TOOL_TURNS: String(toolTurns),
       STREAM_DELTAS: options.streamDeltas ? '1' : '0',
     };
-    procs.push(...(await Promise.all(Array.from({ length: workers }, () => spawnWorker(env)))));
+    procs.push(
+      ...(await Promise.all(Array.from({ length: workers }, () => spawnBenchWorker(WORKER, env)))),
+    );
     const startRuns = async (n: number, label: string) => {
       const out: string[] = [];
       for (let i = 0; i < n; i += 100) {
