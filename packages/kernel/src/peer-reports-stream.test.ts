@@ -5,7 +5,7 @@
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent/agent.js';
-import { ModelCallError } from './errors/errors.js';
+import { ModelCallError, SessionError } from './errors/errors.js';
 import type { Item } from './items/item-types.js';
 import { run } from './loop/run.js';
 import type { RunStreamEvent } from './loop/run-events.js';
@@ -93,8 +93,8 @@ describe('peer streaming reports', () => {
     ]);
     expect(outcome.hung).toBe(false);
     const error = (outcome as { error: unknown }).error;
-    expect(error).toBeInstanceOf(Error);
-    expect(String((error as Error).message)).toMatch(/disk full/);
+    expect(error).toBeInstanceOf(SessionError);
+    expect(((error as SessionError).cause as Error).message).toBe('disk full');
     await expect(result.completed).rejects.toBe(error);
   });
 

@@ -220,6 +220,14 @@ async function finishTurn(
   }
   emitSince(rt, from);
   // A final output is stored once the output guardrails passed (see run-loop finish()).
-  if (next.type !== 'final_output') await saveNewItemsToSession(rt);
+  if (next.type !== 'final_output')
+    await saveNewItemsToSession(rt).catch((error) => {
+      // The handoff happened: a resume sends the pending write, then goes on with the new agent.
+      if (next.type === 'handoff') {
+        state.currentAgent = next.newAgent;
+        state.agentStarted = false;
+      }
+      throw error;
+    });
   return next;
 }

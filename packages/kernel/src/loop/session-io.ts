@@ -4,7 +4,7 @@
  * A write is recorded in the state (`pendingSessionWrite`) before it is attempted; a run resumed
  * after a failed write sends that same write first (with the same `appendId` to a v2 session).
  */
-import { SessionError, UserError } from '../errors/errors.js';
+import { BatonError, SessionError, UserError } from '../errors/errors.js';
 import { trimToCleanStart } from '../items/item-helpers.js';
 import { findItemIssue } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
@@ -24,7 +24,9 @@ export async function readSessionHistory(
   session: Session,
   settings: SessionSettings = {},
 ): Promise<Item[]> {
-  const items: unknown = await session.getItems(settings.limit);
+  const items: unknown = await session
+    .getItems(settings.limit)
+    .catch((error: unknown) => rethrow(error, session, 'getItems'));
   const fail = (what: string) =>
     new SessionError(`Session "${session.sessionId}" returned ${what}`, {
       operation: 'getItems',
@@ -53,6 +55,24 @@ export async function prepareSessionInput(options: RunOptions, newInput: Item[])
   return [...history, ...newInput];
 }
 
+/**
+ * A session store's own failure (a network error, a closed client) becomes a `SessionError`
+ * carrying it as `cause`, so the run's error carries the resumable state (with the write still
+ * pending). Baton errors (a session's own `SessionError`, an abort) pass unchanged.
+ */
+function rethrow(error: unknown, session: Session, operation: 'getItems' | 'addItems'): never {
+  if (BatonError.isInstance(error)) throw error;
+  const reason = error instanceof Error ? error.message : String(error);
+  const next =
+    operation === 'addItems'
+      ? ' The write is kept in error.state: resume with run(agent, error.state, { session }) once the store is back; it is sent first, once.'
+      : ' Nothing was sent to the model; run again once the store is back.';
+  throw new SessionError(
+    `Session "${session.sessionId}" ${operation}() failed: ${reason}.${next}`,
+    { operation, key: session.sessionId, cause: error },
+  );
+}
+
 /** Records `write` in the state (if given), then sends the state's pending write and clears it. */
 async function send(rt: RunRuntime, write?: RunState['pendingSessionWrite']): Promise<void> {
   const { state } = rt;
@@ -64,9 +84,11 @@ async function send(rt: RunRuntime, write?: RunState['pendingSessionWrite']): Pr
     throw new UserError(
       `This RunState holds a session write that did not complete (appendId "${w.appendId}"): resume it with its \`session\` option, or set state.pendingSessionWrite = undefined to drop that write.`,
     );
-  if ('specificationVersion' in session && session.specificationVersion === 'v2')
-    await session.addItems(w.items, { appendId: w.appendId });
-  else await session.addItems(w.items);
+  const written =
+    'specificationVersion' in session && session.specificationVersion === 'v2'
+      ? session.addItems(w.items, { appendId: w.appendId })
+      : session.addItems(w.items);
+  await written.catch((error: unknown) => rethrow(error, session, 'addItems'));
   if (w.upTo === undefined) state.inputSavedToSession = true;
   else state.sessionSavedCount = w.upTo;
   state.pendingSessionWrite = undefined;
