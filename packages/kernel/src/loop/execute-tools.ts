@@ -19,7 +19,7 @@ import type {
   ToolOutputGuardrailArgs,
 } from '../guardrail/tool-guardrail.js';
 import type { FunctionCallItem } from '../items/item-types.js';
-import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
+import type { RunItem, ToolApprovalRunItem, ToolCallOutputRunItem } from '../items/run-items.js';
 import { nativeOutput } from '../tool/native-call.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
@@ -84,15 +84,52 @@ export async function executeFunctionCalls(
   const limit = Math.min(rt.options.maxToolConcurrency ?? 8, calls.length);
   await Promise.all(Array.from({ length: limit }, worker));
   const result: ToolExecutionResult = { outputs: [], approvals: [], toolResults: [], error };
-  outcomes.forEach((o, i) => {
+  for (let i = 0; i < calls.length; i++) {
+    const o = outcomes[i];
+    const { name: toolName, call_id: callId } = calls[i];
     if (o && 'approvals' in o) result.approvals.push(...o.approvals);
     else if (o) {
       result.outputs.push(o.output);
-      const { name: toolName, call_id: callId } = calls[i];
       if (o.ran) result.toolResults.push({ toolName, callId, output: o.value });
+    } else if (!error && isAnswered(rt, callId)) {
+      const earlier = await earlierResult(rt, plan, calls[i]);
+      if (earlier) result.toolResults.push(earlier);
     }
-  });
+  }
   return result;
+}
+
+/**
+ * The result of a call of this turn that ran before the run paused or failed (a resumed turn),
+ * so `toolUseBehavior` sees the same results, in call order, as when the turn ran in one go.
+ * The output is the tool's value (after a JSON round trip, the text the model saw).
+ */
+async function earlierResult(
+  rt: RunRuntime,
+  plan: ToolPlan,
+  call: FunctionCallItem,
+): Promise<FunctionToolResult | undefined> {
+  const { state } = rt;
+  const tool = plan.functionTools.get(call.name);
+  if (!tool || state.isApproved(call.name, call.call_id) === false) return undefined;
+  const items = state.generatedItems;
+  let item: ToolCallOutputRunItem<AnyAgent> | undefined;
+  for (let i = items.length - 1; i >= 0 && !item; i--) {
+    const candidate = items[i];
+    if (
+      candidate.type === 'tool_call_output_item' &&
+      (candidate.raw_item as { call_id?: string }).call_id === call.call_id
+    )
+      item = candidate;
+  }
+  if (!item) return undefined;
+  // Not run: its arguments were invalid, or a tool input guardrail replaced its output.
+  if (!(await tool.parseArguments(call.arguments)).ok) return undefined;
+  const guarded = state.toolInputGuardrailResults.some(
+    (r) => r.callId === call.call_id && r.output.behavior.type !== 'allow',
+  );
+  if (guarded) return undefined;
+  return { toolName: call.name, callId: call.call_id, output: item.output };
 }
 
 const output = (
