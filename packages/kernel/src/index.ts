@@ -137,6 +137,7 @@ export type {
 export type {
   BackoffOptions,
   DurabilityHooks,
+  MaxTurnsHandled,
   ModelInputData,
   NonStreamRunOptions,
   RetryOptions,

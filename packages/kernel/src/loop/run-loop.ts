@@ -9,6 +9,8 @@ import {
   nonErrorThrown,
   RunAbortedError,
 } from '../errors/errors.js';
+import { assistantMessage } from '../items/item-helpers.js';
+import type { RunItem } from '../items/run-items.js';
 import type { RunState } from '../run-state/run-state.js';
 import type { AgentSpanData, SpanInterruption } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
@@ -17,7 +19,7 @@ import { handledOutput } from './resolve-turn.js';
 import { toAbortError } from './retry.js';
 import { runOutputGuardrails } from './run-guardrails.js';
 import { replayableHistory } from './run-result.js';
-import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { type AnyAgent, appendItems, itemEvent, type RunRuntime } from './run-runtime.js';
 import { runTurn } from './run-turn.js';
 import { saveNewItemsToSession } from './session-io.js';
 
@@ -74,7 +76,18 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
         const handler = rt.options.errorHandlers?.maxTurns;
         if (!handler) throw new MaxTurnsExceededError(maxTurns);
-        const output = handledOutput('maxTurns', await handler(state.context, { maxTurns }));
+        const handled = await handler(state.context, { maxTurns });
+        const output = handledOutput('maxTurns', handled);
+        if (handled.includeInHistory !== false) {
+          const text = typeof output === 'string' ? output : JSON.stringify(output);
+          const item: RunItem<AnyAgent> = {
+            type: 'message_output_item',
+            agent: state.currentAgent,
+            raw_item: assistantMessage(text ?? ''),
+          };
+          appendItems(rt, [item]);
+          rt.emit(itemEvent(item));
+        }
         return await finish(rt, output);
       }
       const step = await runTurn(rt);

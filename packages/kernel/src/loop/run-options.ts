@@ -71,6 +71,12 @@ export interface RunLogger {
   warn(message: string, ...details: unknown[]): void;
 }
 
+/** What `errorHandlers.maxTurns` returns: the final output; `includeInHistory` default true. */
+export interface MaxTurnsHandled {
+  finalOutput: unknown;
+  includeInHistory?: boolean;
+}
+
 /** An error handler: the final output to end the run with instead of the error. */
 type OutputHandler<TContext, TInfo> = (
   ctx: RunContext<TContext>,
@@ -110,8 +116,15 @@ export interface RunOptions<TContext = any> {
   retry?: RetryOptions;
   /** Turn some run errors into a final output: each returns `{ finalOutput }`. */
   errorHandlers?: {
-    /** Instead of `MaxTurnsExceededError`. */
-    maxTurns?: OutputHandler<TContext, { maxTurns: number }>;
+    /**
+     * Instead of `MaxTurnsExceededError`. The final output is also appended to the run's items
+     * (and so to `history` and the session) as an assistant message — its text, or its JSON —
+     * unless the handler returns `includeInHistory: false` (as in the OpenAI Agents SDKs).
+     */
+    maxTurns?: (
+      ctx: RunContext<TContext>,
+      info: { maxTurns: number },
+    ) => MaxTurnsHandled | Promise<MaxTurnsHandled>;
     /** Instead of `ModelBehaviorError` for invalid structured output. */
     invalidFinalOutput?: OutputHandler<TContext, { rawText: string; message: string }>;
     /**
