@@ -65,9 +65,7 @@ for (const stream of [false, true]) {
       });
       const session = new MemorySession();
       const r = await runMode(() => ({ agent: a, input: 'x', options: { session } }), stream);
-      const stored = (await session.getItems()).map(
-        (i: any) => i.type + ':' + (i.call_id ?? i.role),
-      );
+      const stored = (await session.getItems()).map((i: any) => `${i.type}:${i.call_id ?? i.role}`);
       expect(stored).toEqual([
         'message:user',
         'function_call:a1',
@@ -76,9 +74,7 @@ for (const stream of [false, true]) {
         'function_call_output:h',
         'message:assistant',
       ]);
-      expect(r.result!.history.map((i: any) => i.type + ':' + (i.call_id ?? i.role))).toEqual(
-        stored,
-      );
+      expect(r.result!.history.map((i: any) => `${i.type}:${i.call_id ?? i.role}`)).toEqual(stored);
     },
   );
 }
