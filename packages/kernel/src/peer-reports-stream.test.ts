@@ -159,4 +159,35 @@ describe('peer streaming reports', () => {
     const users = model.requests[1].input.filter((i) => i.type === 'message' && i.role === 'user');
     expect(users).toHaveLength(1);
   });
+  it('openai-agents-python streaming docs: a tool call and a handoff in one response stream tool_called, handoff_requested, tool_output, handoff_occurred, then the new agent', async () => {
+    const note = tool({ name: 'note', description: '', execute: () => 'n' });
+    const billing = new Agent({ name: 'Billing', model: new ScriptedModel([[msg('billing')]]) });
+    const triage = new Agent({
+      name: 'Triage',
+      tools: [note],
+      handoffs: [billing],
+      model: new ScriptedModel([[fc('note', {}, 'c1'), fc('transfer_to_billing', {}, 'h1')]]),
+    });
+    const result = await run(triage, 'x', { stream: true });
+    const { events } = await drain(result);
+    await result.completed;
+    const compact = events
+      .filter((e) => e.type !== 'raw_model_stream_event')
+      .map((e) =>
+        e.type === 'run_item_stream_event'
+          ? `${e.name}:${(e.item.raw_item as { call_id?: string }).call_id ?? ''}`
+          : e.type === 'agent_updated_stream_event'
+            ? `agent:${e.agent.name}`
+            : e.type,
+      );
+    expect(compact).toEqual([
+      'agent:Triage',
+      'tool_called:c1',
+      'handoff_requested:h1',
+      'tool_output:c1',
+      'handoff_occurred:h1',
+      'agent:Billing',
+      'message_output_created:',
+    ]);
+  });
 });
