@@ -125,3 +125,56 @@ for (const stream of [false, true]) {
     });
   });
 }
+
+for (const stream of [false, true])
+  for (const pause of ['fatal', 'approval'])
+    it(`openai-agents-python#4621 (nested): an agent used as a tool that ${pause === 'fatal' ? 'fails' : 'pauses'} mid-turn resumes inside, its finished tool not run again (${stream ? 'streamed' : 'non-streamed'})`, async () => {
+      const counts = { a: 0, b: 0 };
+      let fail = pause === 'fatal';
+      const a = tool({
+        name: 'a',
+        description: '',
+        execute: async () => {
+          await new Promise((r) => setTimeout(r, 1));
+          return `a${++counts.a}`;
+        },
+      });
+      const b = tool({
+        name: 'b',
+        description: '',
+        errorFunction: null,
+        needsApproval: pause === 'approval',
+        execute: () => {
+          counts.b++;
+          if (fail) {
+            fail = false;
+            throw new Error('down');
+          }
+          return 'b ok';
+        },
+      });
+      const innerModel = new ScriptedModel([
+        [fc('a', {}, 'i1'), fc('b', {}, 'i2')],
+        [msg('inner done')],
+      ]);
+      const inner = new Agent({ name: 'Inner', tools: [a, b], model: innerModel });
+      const outerModel = new ScriptedModel([
+        [fc('inner', { input: 'go' }, 'o1')],
+        [msg('outer done')],
+      ]);
+      const outer = new Agent({
+        name: 'Outer',
+        tools: [inner.asTool({ toolName: 'inner' })],
+        model: outerModel,
+      });
+      const r1 = await runMode(() => ({ agent: outer, input: 'x' }), stream);
+      const st0 = pause === 'fatal' ? (r1.error as any)?.state : r1.result!.state;
+      expect(st0).toBeDefined();
+      const st = await RunState.fromString(outer, st0.toString());
+      if (pause === 'approval') st.approve(st.getInterruptions()[0]);
+      const r2 = await runMode(() => ({ agent: outer, input: st as any }), stream);
+      expect(r2.error).toBeUndefined();
+      expect(r2.result!.finalOutput).toBe('outer done');
+      expect(counts.a).toBe(1);
+      expect(innerModel.requests).toHaveLength(2);
+    });
