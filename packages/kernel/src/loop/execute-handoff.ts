@@ -7,7 +7,7 @@ import type { HandoffInputData, HandoffInputFilter } from '../handoff/handoff.js
 import { handoffOutputText } from '../handoff/handoff.js';
 import { nestHandoffHistory } from '../handoff/handoff-filters.js';
 import type { FunctionCallItem, FunctionCallOutputItem, Item } from '../items/item-types.js';
-import { runItemsToInputItems } from '../items/run-items.js';
+import { type RunItem, runItemsToInputItems } from '../items/run-items.js';
 import type { HandoffSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
 import type { TurnPlan } from './prepare-turn.js';
@@ -47,29 +47,43 @@ export async function executeHandoff(
     call_id: call.call_id,
     output: handoffOutputText(target.name),
   };
-  appendItems(rt, [
-    {
-      type: 'handoff_output_item',
-      agent: from,
-      raw_item,
-      source_agent: from,
-      target_agent: target,
-    },
-  ]);
-  await callHooks(rt, target, 'onHandoff', (hooks) =>
-    hooks.onHandoff?.(state.context, from, target),
-  );
+  const item: RunItem<AnyAgent> = {
+    type: 'handoff_output_item',
+    agent: from,
+    raw_item,
+    source_agent: from,
+    target_agent: target,
+  };
   const { handoffInputFilter, nestHandoffHistory: nest } = rt.options;
   const filter =
     h.inputFilter ??
     handoffInputFilter ??
     (nest && !state.serverConversation ? nestHandoffHistory() : undefined);
-  if (filter) await applyInputFilter(rt, filter);
+  // The filter runs before anything is recorded: if it fails, a resume performs the handoff again.
+  const view = filter ? await filteredView(rt, filter, item) : undefined;
+  appendItems(rt, [item]);
+  if (view) useView(rt, view);
+  try {
+    await callHooks(rt, target, 'onHandoff', (hooks) =>
+      hooks.onHandoff?.(state.context, from, target),
+    );
+  } catch (error) {
+    // The handoff is recorded: a resume goes on with the new agent (the turn is done).
+    state.pendingTurn = undefined;
+    state.currentAgent = target;
+    state.agentStarted = false;
+    throw error;
+  }
   if (span) rt.tracer!.endSpan(span);
   return target;
 }
 
-async function applyInputFilter(rt: RunRuntime, filter: HandoffInputFilter): Promise<void> {
+/** The next agent's view: the filter's result over the history, with the handoff `item` last. */
+async function filteredView(
+  rt: RunRuntime,
+  filter: HandoffInputFilter,
+  item: RunItem<AnyAgent>,
+): Promise<Item[]> {
   const { state } = rt;
   if (state.serverConversation)
     throw new UserError(
@@ -81,18 +95,22 @@ async function applyInputFilter(rt: RunRuntime, filter: HandoffInputFilter): Pro
   const data: HandoffInputData = {
     inputHistory,
     preHandoffItems: state.generatedItems.slice(from, rt.turnStartIndex),
-    newItems: state.generatedItems.slice(Math.max(from, rt.turnStartIndex)),
+    newItems: [...state.generatedItems.slice(Math.max(from, rt.turnStartIndex)), item],
     runContext: state.context,
   };
   const filtered = await filter(data);
-  const view = [
+  return [
     ...filtered.inputHistory,
     ...runItemsToInputItems(filtered.preHandoffItems),
     ...runItemsToInputItems(filtered.newItems),
   ];
-  state.modelInputOverride = {
+}
+
+/** Makes `view` the model input from here on (items recorded after now are appended to it). */
+function useView(rt: RunRuntime, view: Item[]): void {
+  rt.state.modelInputOverride = {
     items: view.slice(),
-    fromGeneratedIndex: state.generatedItems.length,
+    fromGeneratedIndex: rt.state.generatedItems.length,
   };
   rt.modelInput = view;
   rt.modelInputOwned = true;

@@ -197,14 +197,20 @@ async function finishTurn(
     await saveNewItemsToSession(rt);
     return { type: 'interruption', interruptions: approvals };
   }
-  state.pendingTurn = undefined;
   state.interruptions = [];
   for (const call of pending.ignoredHandoffCalls)
     if (!isAnswered(rt, call.call_id))
       appendItems(rt, [outputItem(agent, call.call_id, IGNORED_HANDOFF_TEXT)]);
   let next: NextStep = RUN_AGAIN;
-  if (pending.handoffCall && !isAnswered(rt, pending.handoffCall.call_id)) {
-    const target = await executeHandoff(rt, plan, pending.handoffCall);
+  const handoffCall =
+    pending.handoffCall && !isAnswered(rt, pending.handoffCall.call_id)
+      ? pending.handoffCall
+      : undefined;
+  // The turn stays pending while its handoff runs: one that fails before it is recorded (its
+  // input filter threw) runs again on resume.
+  const target = handoffCall ? await executeHandoff(rt, plan, handoffCall) : undefined;
+  state.pendingTurn = undefined;
+  if (handoffCall) {
     if (target) next = { type: 'handoff', newAgent: target };
   } else if (exec.toolResults.length > 0) {
     const decided = await decideToolUseFinalOutput(rt, agent, exec.toolResults);
