@@ -24,9 +24,12 @@ export async function readSessionHistory(
   session: Session,
   settings: SessionSettings = {},
 ): Promise<Item[]> {
-  const items: unknown = await session
-    .getItems(settings.limit)
-    .catch((error: unknown) => rethrow(error, session, 'getItems'));
+  let items: unknown;
+  try {
+    items = await session.getItems(settings.limit);
+  } catch (error) {
+    rethrow(error, session, 'getItems');
+  }
   const fail = (what: string) =>
     new SessionError(`Session "${session.sessionId}" returned ${what}`, {
       operation: 'getItems',
@@ -84,11 +87,13 @@ async function send(rt: RunRuntime, write?: RunState['pendingSessionWrite']): Pr
     throw new UserError(
       `This RunState holds a session write that did not complete (appendId "${w.appendId}"): resume it with its \`session\` option, or set state.pendingSessionWrite = undefined to drop that write.`,
     );
-  const written =
-    'specificationVersion' in session && session.specificationVersion === 'v2'
-      ? session.addItems(w.items, { appendId: w.appendId })
-      : session.addItems(w.items);
-  await written.catch((error: unknown) => rethrow(error, session, 'addItems'));
+  try {
+    if ('specificationVersion' in session && session.specificationVersion === 'v2')
+      await session.addItems(w.items, { appendId: w.appendId });
+    else await session.addItems(w.items);
+  } catch (error) {
+    rethrow(error, session, 'addItems');
+  }
   if (w.upTo === undefined) state.inputSavedToSession = true;
   else state.sessionSavedCount = w.upTo;
   state.pendingSessionWrite = undefined;

@@ -7,11 +7,11 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent, type FunctionToolResult, type ToolUseBehavior } from './agent/agent.js';
-import { RunState } from './run-state/run-state.js';
-import { MemorySession } from './session/memory-session.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent, type FunctionToolResult, type ToolUseBehavior } from '../agent/agent.js';
+import { RunState } from '../run-state/run-state.js';
+import { MemorySession } from '../session/memory-session.js';
+import { tool } from '../tool/tool.js';
 
 type Pause = 'approval' | 'fatal error';
 

@@ -7,10 +7,10 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import { RunState } from './run-state/run-state.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import { RunState } from '../run-state/run-state.js';
+import { tool } from '../tool/tool.js';
 
 for (const stream of [false, true])
   describe(`server-managed conversation, approval resumed (${stream ? 'streamed' : 'non-streamed'})`, () => {

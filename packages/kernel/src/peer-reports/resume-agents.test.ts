@@ -6,11 +6,11 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { expect, it } from 'vitest';
-import { Agent } from './agent/agent.js';
-import { UserError } from './errors/errors.js';
-import { run } from './loop/run.js';
-import { RunState } from './run-state/run-state.js';
-import { tool } from './tool/tool.js';
+import { Agent } from '../agent/agent.js';
+import { UserError } from '../errors/errors.js';
+import { run } from '../loop/run.js';
+import { RunState } from '../run-state/run-state.js';
+import { tool } from '../tool/tool.js';
 
 function graph(answer: string, refunds: string[]) {
   const refund = tool({

@@ -4,19 +4,19 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
 import {
   InputGuardrailTripwireTriggered,
   OutputGuardrailTripwireTriggered,
-} from './errors/errors.js';
-import { inputGuardrail, outputGuardrail } from './guardrail/guardrail.js';
-import { handoff } from './handoff/handoff.js';
-import { nestHandoffHistory } from './handoff/handoff-filters.js';
-import type { FunctionCallOutputItem, Item } from './items/item-types.js';
-import { IGNORED_HANDOFF_TEXT } from './loop/execute-handoff.js';
-import { run } from './loop/run.js';
-import { tool } from './tool/tool.js';
+} from '../errors/errors.js';
+import { inputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
+import { handoff } from '../handoff/handoff.js';
+import { nestHandoffHistory } from '../handoff/handoff-filters.js';
+import type { FunctionCallOutputItem, Item } from '../items/item-types.js';
+import { IGNORED_HANDOFF_TEXT } from '../loop/execute-handoff.js';
+import { run } from '../loop/run.js';
+import { tool } from '../tool/tool.js';
 
 const callIds = (items: Item[], type: string) =>
   items.filter((i) => i.type === type).map((i) => (i as { call_id: string }).call_id);

@@ -4,13 +4,13 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent } from './agent/agent.js';
-import { ModelCallError, SessionError } from './errors/errors.js';
-import type { Item } from './items/item-types.js';
-import { run } from './loop/run.js';
-import type { RunStreamEvent } from './loop/run-events.js';
-import { MemorySession } from './session/memory-session.js';
-import { tool } from './tool/tool.js';
+import { Agent } from '../agent/agent.js';
+import { ModelCallError, SessionError } from '../errors/errors.js';
+import type { Item } from '../items/item-types.js';
+import { run } from '../loop/run.js';
+import type { RunStreamEvent } from '../loop/run-events.js';
+import { MemorySession } from '../session/memory-session.js';
+import { tool } from '../tool/tool.js';
 
 const label = (e: RunStreamEvent): string =>
   e.type === 'raw_model_stream_event'

@@ -7,14 +7,14 @@
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import { MaxTurnsExceededError } from './errors/errors.js';
-import type { Item } from './items/item-types.js';
-import { run } from './loop/run.js';
-import { RunState } from './run-state/run-state.js';
-import { MemorySession } from './session/memory-session.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import { MaxTurnsExceededError } from '../errors/errors.js';
+import type { Item } from '../items/item-types.js';
+import { run } from '../loop/run.js';
+import { RunState } from '../run-state/run-state.js';
+import { MemorySession } from '../session/memory-session.js';
+import { tool } from '../tool/tool.js';
 
 const keys = (items: Item[]) =>
   items.map(

@@ -5,12 +5,12 @@
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import type { FunctionCallOutputItem, Item } from './items/item-types.js';
-import type { ModelRequest } from './model/model.js';
-import { RunState } from './run-state/run-state.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import type { FunctionCallOutputItem, Item } from '../items/item-types.js';
+import type { ModelRequest } from '../model/model.js';
+import { RunState } from '../run-state/run-state.js';
+import { tool } from '../tool/tool.js';
 
 const outputsOf = (items: Item[]) =>
   items

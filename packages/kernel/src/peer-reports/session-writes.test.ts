@@ -7,14 +7,14 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import { SessionError } from './errors/errors.js';
-import type { Item } from './items/item-types.js';
-import { RunState } from './run-state/run-state.js';
-import { MemorySession } from './session/memory-session.js';
-import type { AddItemsOptions } from './session/session.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import { SessionError } from '../errors/errors.js';
+import type { Item } from '../items/item-types.js';
+import { RunState } from '../run-state/run-state.js';
+import { MemorySession } from '../session/memory-session.js';
+import type { AddItemsOptions } from '../session/session.js';
+import { tool } from '../tool/tool.js';
 
 /** Fails its `failAt`-th append; with `lost`, after storing it (the reply was lost). */
 class FlakySession extends MemorySession {
@@ -122,4 +122,58 @@ it('a store failure keeps its own error as `cause` and says how to resume', asyn
   expect(error.operation).toBe('addItems');
   expect(error.message).toContain('ECONNRESET');
   expect(error.message).toContain('error.state');
+});
+
+describe('a session whose methods are not async', () => {
+  /** Returns plain values and throws synchronously (a hand-written v1 session). */
+  const syncSession = (fail: 'none' | 'getItems' | 'addItems') => {
+    const stored: Item[] = [];
+    return {
+      stored,
+      session: {
+        sessionId: 'sync',
+        getItems: () => {
+          if (fail === 'getItems') throw new Error('disk gone');
+          return stored.slice();
+        },
+        addItems: (items: Item[]) => {
+          if (fail === 'addItems') throw new Error('disk full');
+          stored.push(...items);
+        },
+        popItem: () => stored.pop(),
+        clearSession: () => {
+          stored.length = 0;
+        },
+      } as never,
+    };
+  };
+  const agent = () =>
+    new Agent({
+      name: 'A',
+      model: new ScriptedModel([[msg('hi')]], { whenExhausted: 'repeat_last' }),
+    });
+
+  for (const stream of [false, true]) {
+    it(`works with plain return values (stream: ${stream})`, async () => {
+      const { session, stored } = syncSession('none');
+      const out = await runMode(
+        () => ({ agent: agent(), input: 'hello', options: { session } }),
+        stream,
+      );
+      expect(out.error).toBeUndefined();
+      expect(out.result?.finalOutput).toBe('hi');
+      expect(stored.map((i) => i.type)).toEqual(['message', 'message']);
+    });
+    for (const op of ['getItems', 'addItems'] as const) {
+      it(`turns a synchronous throw of ${op} into a SessionError (stream: ${stream})`, async () => {
+        const { session } = syncSession(op);
+        const { error } = await runMode(
+          () => ({ agent: agent(), input: 'hello', options: { session } }),
+          stream,
+        );
+        expect(error).toBeInstanceOf(SessionError);
+        expect((error as SessionError).message).toContain(`${op}() failed: disk`);
+      });
+    }
+  }
 });

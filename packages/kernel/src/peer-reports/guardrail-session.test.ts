@@ -5,15 +5,15 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
 import {
   InputGuardrailTripwireTriggered,
   OutputGuardrailTripwireTriggered,
-} from './errors/errors.js';
-import { inputGuardrail, outputGuardrail } from './guardrail/guardrail.js';
-import { MemorySession } from './session/memory-session.js';
-import { tool } from './tool/tool.js';
+} from '../errors/errors.js';
+import { inputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
+import { MemorySession } from '../session/memory-session.js';
+import { tool } from '../tool/tool.js';
 
 const noPii = outputGuardrail({
   name: 'pii',

@@ -5,12 +5,12 @@
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import { InputGuardrailTripwireTriggered } from './errors/errors.js';
-import { inputGuardrail, outputGuardrail } from './guardrail/guardrail.js';
-import { RunState } from './run-state/run-state.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import { InputGuardrailTripwireTriggered } from '../errors/errors.js';
+import { inputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
+import { RunState } from '../run-state/run-state.js';
+import { tool } from '../tool/tool.js';
 
 for (const stream of [false, true]) {
   describe(`peer multi-agent reports (${stream ? 'streamed' : 'non-streamed'})`, () => {

@@ -5,14 +5,14 @@
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import { MaxTurnsExceededError, ModelBehaviorError } from './errors/errors.js';
-import { inputGuardrail } from './guardrail/guardrail.js';
-import type { Item } from './items/item-types.js';
-import { RunState } from './run-state/run-state.js';
-import { MemorySession } from './session/memory-session.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import { MaxTurnsExceededError, ModelBehaviorError } from '../errors/errors.js';
+import { inputGuardrail } from '../guardrail/guardrail.js';
+import type { Item } from '../items/item-types.js';
+import { RunState } from '../run-state/run-state.js';
+import { MemorySession } from '../session/memory-session.js';
+import { tool } from '../tool/tool.js';
 
 const keyOf = (i: Item) =>
   `${i.type}:${(i as { call_id?: string }).call_id ?? (i as { role?: string }).role ?? ''}`;

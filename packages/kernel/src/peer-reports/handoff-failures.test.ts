@@ -8,15 +8,15 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import type { RunHooks } from './agent/hooks.js';
-import { BatonError, ModelCallError, SessionError } from './errors/errors.js';
-import { handoff } from './handoff/handoff.js';
-import type { Item } from './items/item-types.js';
-import { RunState } from './run-state/run-state.js';
-import { MemorySession } from './session/memory-session.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import type { RunHooks } from '../agent/hooks.js';
+import { BatonError, ModelCallError, SessionError } from '../errors/errors.js';
+import { handoff } from '../handoff/handoff.js';
+import type { Item } from '../items/item-types.js';
+import { RunState } from '../run-state/run-state.js';
+import { MemorySession } from '../session/memory-session.js';
+import { tool } from '../tool/tool.js';
 
 type Failure =
   | 'input filter throws'

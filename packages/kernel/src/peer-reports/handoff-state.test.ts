@@ -7,13 +7,13 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { expect, it } from 'vitest';
-import { runMode } from './__tests__/both-modes.js';
-import { Agent } from './agent/agent.js';
-import { handoff } from './handoff/handoff.js';
-import { nestHandoffHistory } from './handoff/handoff-filters.js';
-import { run } from './loop/run.js';
-import { MemorySession } from './session/memory-session.js';
-import { tool } from './tool/tool.js';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import { handoff } from '../handoff/handoff.js';
+import { nestHandoffHistory } from '../handoff/handoff-filters.js';
+import { run } from '../loop/run.js';
+import { MemorySession } from '../session/memory-session.js';
+import { tool } from '../tool/tool.js';
 
 for (const stream of [false, true]) {
   it(
