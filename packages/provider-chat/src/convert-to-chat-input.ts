@@ -63,11 +63,8 @@ export function convertToChatInput(
   }
   const body: Record<string, unknown> = {
     model: modelId,
-    messages: convertToChatMessages(request.input, system, {
-      providerId: id,
-      reasoningContent: options.reasoningContent,
-      toolCallIdFormat: options.toolCallIdFormat,
-    }),
+    // `options` is a `ChatMessageOptions` too (same fields): no copy per request.
+    messages: convertToChatMessages(request.input, system, options),
   };
   if (tools.length > 0) {
     body.tools = tools;
@@ -91,37 +88,44 @@ export function convertToChatInput(
       },
     };
   }
-  Object.assign(body, settings.providerOptions?.[id]);
+  const extra = settings.providerOptions?.[id];
+  if (extra !== undefined) Object.assign(body, extra);
   return body as ChatRequestBody;
 }
 
+const USE_RESPONSES = 'Use @baton/provider-openai (Responses API) for it';
+
+function refuse(id: string, feature: string, advice: string): never {
+  throw new UserError(
+    `${feature} is an OpenAI Responses API feature; the Chat Completions provider "${id}" cannot send it. ${advice}`,
+  );
+}
+
 function rejectResponsesOnlyFeatures(request: ModelRequest, id: string): void {
-  const refuse = (feature: string, advice: string) => {
-    throw new UserError(
-      `${feature} is an OpenAI Responses API feature; the Chat Completions provider "${id}" cannot send it. ${advice}`,
-    );
-  };
-  const useResponses = 'Use @baton/provider-openai (Responses API) for it';
   if (request.previousResponseId)
     refuse(
+      id,
       'previousResponseId',
-      `${useResponses}, or run without it (Chat Completions sends the full history each turn).`,
+      `${USE_RESPONSES}, or run without it (Chat Completions sends the full history each turn).`,
     );
   if (request.conversationId)
-    refuse('conversationId', `${useResponses}, or keep the history in a Session.`);
+    refuse(id, 'conversationId', `${USE_RESPONSES}, or keep the history in a Session.`);
   if (request.prompt)
     refuse(
+      id,
       `A prompt object (${request.prompt.id})`,
-      `${useResponses}, or give the agent instructions.`,
+      `${USE_RESPONSES}, or give the agent instructions.`,
     );
-  const settings = request.modelSettings ?? {};
+  const settings = request.modelSettings;
+  if (settings === undefined) return;
   if (settings.include && settings.include.length > 0)
     refuse(
+      id,
       `modelSettings.include (${settings.include.join(', ')})`,
-      `${useResponses}, or remove it.`,
+      `${USE_RESPONSES}, or remove it.`,
     );
   if (settings.truncation === 'auto')
-    refuse("modelSettings.truncation: 'auto'", `${useResponses}, or remove it.`);
+    refuse(id, "modelSettings.truncation: 'auto'", `${USE_RESPONSES}, or remove it.`);
 }
 
 function convertTools(request: ModelRequest, id: string): ChatCompletionTool[] {
