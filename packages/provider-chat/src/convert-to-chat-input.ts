@@ -61,13 +61,12 @@ export function convertToChatInput(
     const instruction = schemaInstructions(request.outputSchema);
     system = system ? `${system}\n\n${instruction}` : instruction;
   }
-  const body: Record<string, unknown> = {
-    model: modelId,
-    // `options` is a `ChatMessageOptions` too (same fields): no copy per request.
-    messages: convertToChatMessages(request.input, system, options),
-  };
+  // `options` is a `ChatMessageOptions` too (same fields): no copy per request.
+  const messages = convertToChatMessages(request.input, system, options);
+  // The usual bodies as whole literals (no property added after creation).
+  const body: Record<string, unknown> =
+    tools.length > 0 ? { model: modelId, messages, tools } : { model: modelId, messages };
   if (tools.length > 0) {
-    body.tools = tools;
     if (settings.toolChoice !== undefined)
       body.tool_choice = convertToolChoice(settings.toolChoice);
     if (settings.parallelToolCalls !== undefined)
@@ -129,27 +128,31 @@ function rejectResponsesOnlyFeatures(request: ModelRequest, id: string): void {
 }
 
 function convertTools(request: ModelRequest, id: string): ChatCompletionTool[] {
-  return request.tools.map((tool) => {
-    if (tool.type === 'function') {
-      return {
-        type: 'function',
-        function: {
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-          strict: tool.strict,
-        },
-      };
-    }
-    if (tool.type === 'hosted_tool') {
-      throw new UserError(
-        `Hosted tool "${tool.name}" (for provider "${tool.providerId}") cannot be used with the Chat Completions provider "${id}": Chat Completions has no server-side tools. Use @baton/provider-openai (Responses API) for this agent, or replace the tool with a function tool.`,
-      );
-    }
+  const tools: ChatCompletionTool[] = [];
+  for (const tool of request.tools) tools.push(convertTool(tool, id));
+  return tools;
+}
+
+function convertTool(tool: ModelRequest['tools'][number], id: string): ChatCompletionTool {
+  if (tool.type === 'function') {
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        strict: tool.strict,
+      },
+    };
+  }
+  if (tool.type === 'hosted_tool') {
     throw new UserError(
-      `Tool type "${(tool as { type?: unknown }).type}" is not supported by the Chat Completions provider "${id}"; only function tools are.`,
+      `Hosted tool "${tool.name}" (for provider "${tool.providerId}") cannot be used with the Chat Completions provider "${id}": Chat Completions has no server-side tools. Use @baton/provider-openai (Responses API) for this agent, or replace the tool with a function tool.`,
     );
-  });
+  }
+  throw new UserError(
+    `Tool type "${(tool as { type?: unknown }).type}" is not supported by the Chat Completions provider "${id}"; only function tools are.`,
+  );
 }
 
 function convertToolChoice(choice: string): ChatCompletionToolChoiceOption {
