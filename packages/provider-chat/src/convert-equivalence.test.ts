@@ -73,6 +73,8 @@ const thinking = (text: string): Item =>
 const MIXED: Item[] = [
   { type: 'message', role: 'developer', content: 'Dev note.' },
   { type: 'message', role: 'user', content: 'Hi' },
+  { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'one part' }] },
+  { type: 'message', role: 'user', content: [{ type: 'output_text', text: 'an output part' }] },
   {
     type: 'message',
     role: 'user',

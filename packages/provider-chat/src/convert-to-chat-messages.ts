@@ -309,6 +309,15 @@ function userContent(
   providerId: string,
 ): string | ChatCompletionContentPart[] {
   if (typeof content === 'string') return content;
+  // One text part (what most user input is): its text, without the part list below.
+  if (content.length === 1) {
+    const part = content[0]!;
+    if (
+      (part.type === 'input_text' || part.type === 'output_text') &&
+      typeof part.text === 'string'
+    )
+      return part.text;
+  }
   const parts = content.map((p) => toChatPart(p, providerId));
   // Text-only lists become one string: many OpenAI-compatible servers accept only string content.
   if (parts.every((p) => p.type === 'text'))
