@@ -1,9 +1,10 @@
 /**
  * P2, worker side: request building on a long history. The same conversation (cycles of a user
- * message, a function call, its output and an assistant answer, ~200 B of text each) in each
- * runtime's own history format is turned into the request body its provider sends, then
- * `JSON.stringify`-ed (what the vendor SDK does with it). The floor is `JSON.stringify` of
- * Baton's body alone: the bytes have to be made whatever the runtime.
+ * message, a function call, its output and an assistant answer, a short text each: `question
+ * number N` / `answer number N`, ~18 B) in each runtime's own history format is turned into the
+ * request body its provider sends, then `JSON.stringify`-ed (what the vendor SDK does with it).
+ * The floor is `JSON.stringify` of Baton's body alone: the bytes have to be made whatever the
+ * runtime.
  *
  * - Baton: `buildResponsesRequest` (@baton/provider-openai), `convertToChatInput`
  *   (@baton/provider-chat), `buildAnthropicRequest` (@baton/provider-anthropic).

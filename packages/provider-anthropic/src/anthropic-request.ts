@@ -65,10 +65,11 @@ export function buildAnthropicRequest(
   const settings = request.modelSettings ?? {};
   const { system, messages } = convertToAnthropicInput(request.input, request.systemInstructions);
   const tools = request.tools.map(toAnthropicTool);
-  const extra = { ...(settings.providerOptions?.[ANTHROPIC_PROVIDER_ID] ?? {}) } as Record<
-    string,
-    unknown
-  >;
+  const given = settings.providerOptions?.[ANTHROPIC_PROVIDER_ID];
+  // A copy (its output_config may be replaced below); none for the usual request without one.
+  const extra = (given === undefined ? undefined : { ...given }) as
+    | Record<string, unknown>
+    | undefined;
 
   const body: AnthropicRequestBody = { model: modelId, max_tokens: 0, messages };
   if (system.length > 0) {
@@ -98,32 +99,39 @@ export function buildAnthropicRequest(
     body.thinking = { type: 'enabled', budget_tokens: settings.thinking.budgetTokens };
   if (request.outputSchema)
     body.output_config = { format: { type: 'json_schema', schema: request.outputSchema.schema } };
-  const container = request.tools.some(
-    (t) => t.type === 'hosted_tool' && t.providerId === ANTHROPIC_PROVIDER_ID,
-  )
-    ? latestContainer(request.input)
-    : undefined;
-  if (container) body.container = container;
-
-  if (extra.output_config && body.output_config) {
-    extra.output_config = { ...body.output_config, ...(extra.output_config as object) };
+  if (usesAnthropicServerTool(request.tools)) {
+    const container = latestContainer(request.input);
+    if (container) body.container = container;
   }
-  Object.assign(body, extra);
+
+  if (extra !== undefined) {
+    if (extra.output_config && body.output_config) {
+      extra.output_config = { ...body.output_config, ...(extra.output_config as object) };
+    }
+    Object.assign(body, extra);
+  }
 
   const defaultMax = options.defaultMaxTokens ?? DEFAULT_MAX_TOKENS;
   const thinking = body.thinking as { type?: string; budget_tokens?: number } | undefined;
   const budget = thinking?.type === 'enabled' ? (thinking.budget_tokens ?? 0) : 0;
-  if (extra.max_tokens === undefined) {
+  if (extra?.max_tokens === undefined) {
     body.max_tokens =
       settings.maxOutputTokens ?? (budget >= defaultMax ? budget + defaultMax : defaultMax);
   }
   return body;
 }
 
+function usesAnthropicServerTool(tools: readonly ToolDefinition[]): boolean {
+  for (const t of tools)
+    if (t.type === 'hosted_tool' && t.providerId === ANTHROPIC_PROVIDER_ID) return true;
+  return false;
+}
+
 function toAnthropicTool(tool: ToolDefinition): ToolUnion {
   if (tool.type === 'function') {
-    const schema = { ...tool.parameters } as Record<string, unknown>;
-    if (schema.type === undefined) schema.type = 'object';
+    // The tool's own schema object, unless it needs `type` added (then a copy).
+    const parameters = tool.parameters as Record<string, unknown>;
+    const schema = parameters.type === undefined ? { ...parameters, type: 'object' } : parameters;
     const out: ToolUnion = { name: tool.name, input_schema: schema as { type: 'object' } };
     if (tool.description) out.description = tool.description;
     return out;

@@ -61,16 +61,12 @@ export function convertToChatInput(
     const instruction = schemaInstructions(request.outputSchema);
     system = system ? `${system}\n\n${instruction}` : instruction;
   }
-  const body: Record<string, unknown> = {
-    model: modelId,
-    messages: convertToChatMessages(request.input, system, {
-      providerId: id,
-      reasoningContent: options.reasoningContent,
-      toolCallIdFormat: options.toolCallIdFormat,
-    }),
-  };
+  // `options` is a `ChatMessageOptions` too (same fields): no copy per request.
+  const messages = convertToChatMessages(request.input, system, options);
+  // The usual bodies as whole literals (no property added after creation).
+  const body: Record<string, unknown> =
+    tools.length > 0 ? { model: modelId, messages, tools } : { model: modelId, messages };
   if (tools.length > 0) {
-    body.tools = tools;
     if (settings.toolChoice !== undefined)
       body.tool_choice = convertToolChoice(settings.toolChoice);
     if (settings.parallelToolCalls !== undefined)
@@ -91,61 +87,72 @@ export function convertToChatInput(
       },
     };
   }
-  Object.assign(body, settings.providerOptions?.[id]);
+  const extra = settings.providerOptions?.[id];
+  if (extra !== undefined) Object.assign(body, extra);
   return body as ChatRequestBody;
 }
 
+const USE_RESPONSES = 'Use @baton/provider-openai (Responses API) for it';
+
+function refuse(id: string, feature: string, advice: string): never {
+  throw new UserError(
+    `${feature} is an OpenAI Responses API feature; the Chat Completions provider "${id}" cannot send it. ${advice}`,
+  );
+}
+
 function rejectResponsesOnlyFeatures(request: ModelRequest, id: string): void {
-  const refuse = (feature: string, advice: string) => {
-    throw new UserError(
-      `${feature} is an OpenAI Responses API feature; the Chat Completions provider "${id}" cannot send it. ${advice}`,
-    );
-  };
-  const useResponses = 'Use @baton/provider-openai (Responses API) for it';
   if (request.previousResponseId)
     refuse(
+      id,
       'previousResponseId',
-      `${useResponses}, or run without it (Chat Completions sends the full history each turn).`,
+      `${USE_RESPONSES}, or run without it (Chat Completions sends the full history each turn).`,
     );
   if (request.conversationId)
-    refuse('conversationId', `${useResponses}, or keep the history in a Session.`);
+    refuse(id, 'conversationId', `${USE_RESPONSES}, or keep the history in a Session.`);
   if (request.prompt)
     refuse(
+      id,
       `A prompt object (${request.prompt.id})`,
-      `${useResponses}, or give the agent instructions.`,
+      `${USE_RESPONSES}, or give the agent instructions.`,
     );
-  const settings = request.modelSettings ?? {};
+  const settings = request.modelSettings;
+  if (settings === undefined) return;
   if (settings.include && settings.include.length > 0)
     refuse(
+      id,
       `modelSettings.include (${settings.include.join(', ')})`,
-      `${useResponses}, or remove it.`,
+      `${USE_RESPONSES}, or remove it.`,
     );
   if (settings.truncation === 'auto')
-    refuse("modelSettings.truncation: 'auto'", `${useResponses}, or remove it.`);
+    refuse(id, "modelSettings.truncation: 'auto'", `${USE_RESPONSES}, or remove it.`);
 }
 
 function convertTools(request: ModelRequest, id: string): ChatCompletionTool[] {
-  return request.tools.map((tool) => {
-    if (tool.type === 'function') {
-      return {
-        type: 'function',
-        function: {
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-          strict: tool.strict,
-        },
-      };
-    }
-    if (tool.type === 'hosted_tool') {
-      throw new UserError(
-        `Hosted tool "${tool.name}" (for provider "${tool.providerId}") cannot be used with the Chat Completions provider "${id}": Chat Completions has no server-side tools. Use @baton/provider-openai (Responses API) for this agent, or replace the tool with a function tool.`,
-      );
-    }
+  const tools: ChatCompletionTool[] = [];
+  for (const tool of request.tools) tools.push(convertTool(tool, id));
+  return tools;
+}
+
+function convertTool(tool: ModelRequest['tools'][number], id: string): ChatCompletionTool {
+  if (tool.type === 'function') {
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        strict: tool.strict,
+      },
+    };
+  }
+  if (tool.type === 'hosted_tool') {
     throw new UserError(
-      `Tool type "${(tool as { type?: unknown }).type}" is not supported by the Chat Completions provider "${id}"; only function tools are.`,
+      `Hosted tool "${tool.name}" (for provider "${tool.providerId}") cannot be used with the Chat Completions provider "${id}": Chat Completions has no server-side tools. Use @baton/provider-openai (Responses API) for this agent, or replace the tool with a function tool.`,
     );
-  });
+  }
+  throw new UserError(
+    `Tool type "${(tool as { type?: unknown }).type}" is not supported by the Chat Completions provider "${id}"; only function tools are.`,
+  );
 }
 
 function convertToolChoice(choice: string): ChatCompletionToolChoiceOption {

@@ -39,15 +39,10 @@ export interface ChatMessageOptions {
   toolCallIdFormat?: 'any' | 'alphanumeric9';
 }
 
-/** The assistant message being assembled (one per conversion, reset after each message). */
-interface AssistantDraft {
-  /** An assistant message or a call started it (until then nothing is pending). */
-  open: boolean;
-  text: string | undefined;
-  refusal: string | undefined;
-  /** Allocated with the first call (most assistant messages have none). */
-  toolCalls: ChatCompletionMessageToolCall[] | undefined;
-  reasoningContent: string | undefined;
+/** Media of one tool output, sent as a user message after the turn's tool messages. */
+interface Media {
+  callId: string;
+  parts: ChatCompletionContentPart[];
 }
 
 /**
@@ -62,112 +57,152 @@ export function convertToChatMessages(
   systemInstructions: string | undefined,
   options: ChatMessageOptions,
 ): ChatCompletionMessageParam[] {
-  const callId = options.toolCallIdFormat === 'alphanumeric9' ? alphanumeric9 : (id: string) => id;
-  const head: ChatCompletionMessageParam[] = [];
-  const body: ChatCompletionMessageParam[] = [];
-  if (systemInstructions) head.push({ role: 'system', content: systemInstructions });
-  const draft: AssistantDraft = {
-    open: false,
-    text: undefined,
-    refusal: undefined,
-    toolCalls: undefined,
-    reasoningContent: undefined,
-  };
+  // One pass, state in locals (no closures, no draft object): this runs on the whole history
+  // every turn, so its per-item cost is what a long conversation pays (bench P2).
+  const providerId = options.providerId;
+  const mapIds = options.toolCallIdFormat === 'alphanumeric9';
+  const replay = options.reasoningContent === 'replay';
+  const messages: ChatCompletionMessageParam[] = [];
+  if (systemInstructions) messages.push({ role: 'system', content: systemInstructions });
+  // System/developer messages go first: pushed in place until another message is, then kept
+  // aside and inserted at `headLength` at the end.
+  let headLength = messages.length;
+  let lateHead: ChatCompletionMessageParam[] | undefined;
+  // The assistant message being assembled (an assistant message or a call opens it).
+  let open = false;
+  let text: string | undefined;
+  let refusal: string | undefined;
+  let toolCalls: ChatCompletionMessageToolCall[] | undefined;
+  let reasoning: string | undefined;
   let pendingReasoning: string | undefined;
-  let media: { callId: string; parts: ChatCompletionContentPart[] }[] = [];
+  let media: Media[] | undefined;
 
-  const flushAssistant = () => {
-    if (draft.open) {
-      const message = finishAssistant(draft);
-      if (message) body.push(message);
-      draft.open = false;
-    }
-  };
-  const flushMedia = () => {
-    if (media.length === 0) return;
-    const content: ChatCompletionContentPart[] = [];
-    for (const m of media)
-      content.push(
-        { type: 'text', text: `Attachments from the output of tool call ${m.callId}:` },
-        ...m.parts,
-      );
-    body.push({ role: 'user', content });
-    media = [];
-  };
-  const startDraft = () => {
-    draft.open = true;
-    draft.text = undefined;
-    draft.refusal = undefined;
-    draft.toolCalls = undefined;
-    draft.reasoningContent = pendingReasoning;
-    pendingReasoning = undefined;
-  };
-
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     switch (item.type) {
       case 'message': {
-        const message = item as MessageItem;
-        if (message.role === 'system' || message.role === 'developer') {
-          head.push({ role: message.role, content: textOnly(message, options.providerId) });
-        } else if (message.role === 'user') {
-          flushAssistant();
-          flushMedia();
+        const role = item.role;
+        const content = item.content;
+        if (role === 'user') {
+          if (open) {
+            const message = assistantMessage(text, refusal, toolCalls, reasoning);
+            if (message) messages.push(message);
+            open = false;
+          }
+          if (media) {
+            messages.push(mediaMessage(media));
+            media = undefined;
+          }
           pendingReasoning = undefined;
-          body.push({ role: 'user', content: userContent(message.content, options.providerId) });
+          messages.push({
+            role: 'user',
+            content: typeof content === 'string' ? content : userContent(content, providerId),
+          });
+        } else if (role === 'system' || role === 'developer') {
+          const message = { role, content: textOnly(item, providerId) };
+          if (messages.length === headLength) {
+            messages.push(message);
+            headLength++;
+          } else if (lateHead) lateHead.push(message);
+          else lateHead = [message];
         } else {
-          flushMedia();
-          flushAssistant();
-          startDraft();
-          if (typeof message.content === 'string') draft.text = message.content;
+          if (media) {
+            messages.push(mediaMessage(media));
+            media = undefined;
+          }
+          if (open) {
+            const message = assistantMessage(text, refusal, toolCalls, reasoning);
+            if (message) messages.push(message);
+          }
+          open = true;
+          toolCalls = undefined;
+          reasoning = pendingReasoning;
+          pendingReasoning = undefined;
+          refusal = undefined;
+          if (typeof content === 'string') text = content;
+          else if (
+            content.length === 1 &&
+            content[0]!.type === 'output_text' &&
+            typeof content[0]!.text === 'string'
+          )
+            text = content[0]!.text;
           else {
-            const { text, refusal } = assistantText(message.content, options.providerId);
-            draft.text = text;
-            draft.refusal = refusal;
+            const parts = assistantText(content, providerId);
+            text = parts.text;
+            refusal = parts.refusal;
           }
         }
         break;
       }
       case 'function_call': {
-        flushMedia();
-        if (!draft.open) startDraft();
+        if (media) {
+          messages.push(mediaMessage(media));
+          media = undefined;
+        }
+        if (!open) {
+          open = true;
+          text = undefined;
+          refusal = undefined;
+          toolCalls = undefined;
+          reasoning = pendingReasoning;
+          pendingReasoning = undefined;
+        }
         const toolCall: ChatCompletionMessageToolCall & { extra_content?: unknown } = {
-          id: callId(item.call_id),
+          id: mapIds ? alphanumeric9(item.call_id) : item.call_id,
           type: 'function',
           function: { name: item.name, arguments: item.arguments },
         };
-        const extra = (item.provider_data?.[options.providerId] as { extra_content?: unknown })
-          ?.extra_content;
-        if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
-          toolCall.extra_content = extra;
-        if (draft.toolCalls) draft.toolCalls.push(toolCall);
-        else draft.toolCalls = [toolCall];
+        const data = item.provider_data;
+        if (data !== undefined && data !== null) {
+          const extra = (data[providerId] as { extra_content?: unknown } | undefined)
+            ?.extra_content;
+          if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
+            toolCall.extra_content = extra;
+        }
+        if (toolCalls) toolCalls.push(toolCall);
+        else toolCalls = [toolCall];
         break;
       }
       case 'function_call_output': {
-        flushAssistant();
-        if (typeof item.output === 'string') {
-          body.push({ role: 'tool', tool_call_id: callId(item.call_id), content: item.output });
+        if (open) {
+          const message = assistantMessage(text, refusal, toolCalls, reasoning);
+          if (message) messages.push(message);
+          open = false;
+        }
+        const id = mapIds ? alphanumeric9(item.call_id) : item.call_id;
+        const output = item.output;
+        if (typeof output === 'string') {
+          messages.push({ role: 'tool', tool_call_id: id, content: output });
           break;
         }
-        const { text, parts } = toolOutput(item.output, options.providerId);
-        body.push({
+        const converted = toolOutput(output, providerId);
+        const count = converted.parts.length;
+        messages.push({
           role: 'tool',
-          tool_call_id: callId(item.call_id),
+          tool_call_id: id,
           content:
-            parts.length > 0 && text === ''
-              ? `[${parts.length} attachment(s) follow in the next user message]`
-              : text,
+            count > 0 && converted.text === ''
+              ? `[${count} attachment(s) follow in the next user message]`
+              : converted.text,
         });
-        if (parts.length > 0) media.push({ callId: item.call_id, parts });
+        if (count > 0) {
+          const entry = { callId: item.call_id, parts: converted.parts };
+          if (media) media.push(entry);
+          else media = [entry];
+        }
         break;
       }
       case 'reasoning': {
-        if (options.reasoningContent !== 'replay') break;
-        const data = item.provider_data?.[options.providerId] as
+        if (!replay) break;
+        const data = item.provider_data?.[providerId] as
           | { reasoning_content?: unknown }
           | undefined;
         if (typeof data?.reasoning_content === 'string') {
-          flushAssistant();
+          if (open) {
+            const message = assistantMessage(text, refusal, toolCalls, reasoning);
+            if (message) messages.push(message);
+            open = false;
+          }
           pendingReasoning = data.reasoning_content;
         }
         break;
@@ -177,20 +212,28 @@ export function convertToChatMessages(
         break;
     }
   }
-  flushAssistant();
-  flushMedia();
+  if (open) {
+    const message = assistantMessage(text, refusal, toolCalls, reasoning);
+    if (message) messages.push(message);
+  }
+  if (media) messages.push(mediaMessage(media));
+  if (lateHead === undefined) return messages;
   // concat, not spread: a long history is copied at memcpy speed.
-  return head.length === 0 ? body : head.concat(body);
+  return messages.slice(0, headLength).concat(lateHead, messages.slice(headLength));
 }
 
-function finishAssistant(draft: AssistantDraft): ChatCompletionMessageParam | undefined {
-  const hasText = draft.text !== undefined && draft.text !== '';
-  const toolCalls = draft.toolCalls;
-  const refusal = draft.refusal;
+/** The assembled assistant message, or `undefined` when it would say nothing. */
+function assistantMessage(
+  text: string | undefined,
+  refusal: string | undefined,
+  toolCalls: ChatCompletionMessageToolCall[] | undefined,
+  reasoning: string | undefined,
+): ChatCompletionMessageParam | undefined {
+  const hasText = text !== undefined && text !== '';
   if (!hasText && refusal === undefined && toolCalls === undefined) return undefined;
-  const content = hasText ? draft.text : toolCalls === undefined ? (refusal ?? null) : null;
+  const content = hasText ? text : toolCalls === undefined ? (refusal ?? null) : null;
   // The common shapes as whole literals (no property added after creation).
-  if (refusal === undefined && draft.reasoningContent === undefined)
+  if (refusal === undefined && reasoning === undefined)
     return (
       toolCalls === undefined
         ? { role: 'assistant', content }
@@ -199,8 +242,19 @@ function finishAssistant(draft: AssistantDraft): ChatCompletionMessageParam | un
   const message: Record<string, unknown> = { role: 'assistant', content };
   if (refusal !== undefined) message.refusal = refusal;
   if (toolCalls !== undefined) message.tool_calls = toolCalls;
-  if (draft.reasoningContent !== undefined) message.reasoning_content = draft.reasoningContent;
+  if (reasoning !== undefined) message.reasoning_content = reasoning;
   return message as unknown as ChatCompletionMessageParam;
+}
+
+/** One user message with the media of the turn's tool outputs, each after a line naming its call. */
+function mediaMessage(media: Media[]): ChatCompletionMessageParam {
+  const content: ChatCompletionContentPart[] = [];
+  for (const m of media)
+    content.push(
+      { type: 'text', text: `Attachments from the output of tool call ${m.callId}:` },
+      ...m.parts,
+    );
+  return { role: 'user', content };
 }
 
 function assistantText(
@@ -255,6 +309,15 @@ function userContent(
   providerId: string,
 ): string | ChatCompletionContentPart[] {
   if (typeof content === 'string') return content;
+  // One text part (what most user input is): its text, without the part list below.
+  if (content.length === 1) {
+    const part = content[0]!;
+    if (
+      (part.type === 'input_text' || part.type === 'output_text') &&
+      typeof part.text === 'string'
+    )
+      return part.text;
+  }
   const parts = content.map((p) => toChatPart(p, providerId));
   // Text-only lists become one string: many OpenAI-compatible servers accept only string content.
   if (parts.every((p) => p.type === 'text'))

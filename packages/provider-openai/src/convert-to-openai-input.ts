@@ -64,15 +64,11 @@ export function toResponsesInput(
   options: { store?: boolean } = {},
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  let from = 0;
-  for (let i = items.length - 1; i >= 0; i--) {
-    if (items[i].type === 'compaction') {
-      from = i;
-      break;
-    }
-  }
-  for (let i = from; i < items.length; i++) {
-    const wire = wireItem(items[i], options);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    // A compaction item stands for everything before it: drop what was converted so far.
+    if (item.type === 'compaction') out.length = 0;
+    const wire = wireItem(item, options);
     if (wire) out.push(wire);
   }
   return out;
@@ -103,7 +99,11 @@ function wireItem(item: Item, options: { store?: boolean }): Record<string, unkn
     if (type === 'function_call_output') return raw;
     if (type === 'function_call' || type === 'message') {
       const id = raw.id;
-      if (id !== undefined && !(typeof id === 'string' && id.startsWith(ID_PREFIX[type])))
+      // The prefix as a literal, not `ID_PREFIX[type]` (a keyed load on every item).
+      if (
+        id !== undefined &&
+        !(typeof id === 'string' && id.startsWith(type === 'message' ? 'msg' : 'fc'))
+      )
         return slowWireItem(item, options);
       if (type === 'function_call' || item.role !== 'assistant' || !Array.isArray(item.content))
         return raw;
@@ -115,8 +115,22 @@ function wireItem(item: Item, options: { store?: boolean }): Record<string, unkn
         i++;
       }
       if (i === content.length) return raw;
-      const fixed = content.slice(0, i);
-      for (; i < content.length; i++) fixed.push(withAnnotations(content[i]));
+      let fixed: ContentPart[];
+      // One text part (the usual answer): the new list as a literal.
+      if (content.length === 1) fixed = [withAnnotations(content[0])];
+      else {
+        fixed = content.slice(0, i);
+        for (; i < content.length; i++) fixed.push(withAnnotations(content[i]));
+      }
+      // A spread copies the item's shape at once (~6× faster than copying key by key); only an
+      // item that holds `provider_data` / `created_by` keys (set to undefined) or an own
+      // `__proto__` key (which the assignment below drops) is copied key by key.
+      if (
+        !Object.hasOwn(raw, 'provider_data') &&
+        !Object.hasOwn(raw, 'created_by') &&
+        !Object.hasOwn(raw, '__proto__')
+      )
+        return { ...raw, content: fixed };
       const wire: Record<string, unknown> = {};
       for (const key in raw) {
         if (!Object.hasOwn(raw, key) || key === 'provider_data' || key === 'created_by') continue;

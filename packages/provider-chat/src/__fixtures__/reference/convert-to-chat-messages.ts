@@ -1,0 +1,327 @@
+/**
+ * The converters as they were before the single-pass rewrite (commit 4651999), kept verbatim as
+ * the oracle of `convert-equivalence.test.ts`: the faster code must send the same bytes. Not
+ * exported; do not change (a behaviour change goes into both this copy and the real one).
+ */
+/**
+ * Kernel items (OpenAI Responses item shapes) → Chat Completions `messages`.
+ *
+ * Rules (source: OpenAI Chat Completions API reference, `messages`):
+ * - system/developer messages go first, after the request's system instructions;
+ * - an assistant message followed by function calls of the same turn becomes ONE assistant
+ *   message with `content` (the text, or `null` — never `""`) and `tool_calls`;
+ * - each `function_call_output` becomes a `tool` message with its `tool_call_id`; images or
+ *   files in a tool output follow the tool messages of that turn as one `user` message
+ *   (Chat Completions tool messages take text only);
+ * - `input_image` → `image_url` part, `input_file` → `file` part;
+ * - a `refusal` part is sent as the assistant message's `refusal` and, when there is no text,
+ *   as its content, so the model still sees what it said;
+ * - reasoning items are dropped, except `provider_data[providerId].reasoning_content`, which is
+ *   replayed on the next assistant message when `reasoningContent` is `'replay'` (DeepSeek);
+ * - hosted-tool items and other Responses-only items are dropped (Chat Completions cannot
+ *   represent them);
+ * - a function call's `provider_data[providerId].extra_content` (Gemini's thought signature) is
+ *   sent back on its tool call;
+ * - with `toolCallIdFormat: 'alphanumeric9'` (Mistral) every tool call id and `tool_call_id` is
+ *   mapped to 9 letters/digits, the same way for a call and its output.
+ */
+
+import { type ContentPart, type Item, type MessageItem, UserError } from '@baton/kernel';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from 'openai/resources/chat/completions';
+import { alphanumeric9 } from '../../endpoint.js';
+
+/** How items are converted; see {@link convertToChatMessages}. */
+export interface ChatMessageOptions {
+  /** Provider id: the `provider_data` key read for `reasoning_content` and used in error messages. */
+  providerId: string;
+  /** `'replay'` sends `reasoning_content` back on assistant messages (DeepSeek); default drop. */
+  reasoningContent?: 'drop' | 'replay';
+  /** `'alphanumeric9'` maps tool call ids to `[a-zA-Z0-9]{9}` (Mistral); default `'any'` (as is). */
+  toolCallIdFormat?: 'any' | 'alphanumeric9';
+}
+
+/** The assistant message being assembled (one per conversion, reset after each message). */
+interface AssistantDraft {
+  /** An assistant message or a call started it (until then nothing is pending). */
+  open: boolean;
+  text: string | undefined;
+  refusal: string | undefined;
+  /** Allocated with the first call (most assistant messages have none). */
+  toolCalls: ChatCompletionMessageToolCall[] | undefined;
+  reasoningContent: string | undefined;
+}
+
+/**
+ * Converts kernel items to Chat Completions messages. `systemInstructions` (when given) becomes
+ * the first `system` message.
+ * @throws UserError for content Chat Completions cannot carry (an image given only by
+ *   `file_id`, a file given only by `file_url`, images in a system message), and for content
+ *   parts without the field their type needs (an `input_text` without a string `text`, …).
+ */
+export function convertToChatMessages(
+  items: readonly Item[],
+  systemInstructions: string | undefined,
+  options: ChatMessageOptions,
+): ChatCompletionMessageParam[] {
+  const callId = options.toolCallIdFormat === 'alphanumeric9' ? alphanumeric9 : (id: string) => id;
+  const head: ChatCompletionMessageParam[] = [];
+  const body: ChatCompletionMessageParam[] = [];
+  if (systemInstructions) head.push({ role: 'system', content: systemInstructions });
+  const draft: AssistantDraft = {
+    open: false,
+    text: undefined,
+    refusal: undefined,
+    toolCalls: undefined,
+    reasoningContent: undefined,
+  };
+  let pendingReasoning: string | undefined;
+  let media: { callId: string; parts: ChatCompletionContentPart[] }[] = [];
+
+  const flushAssistant = () => {
+    if (draft.open) {
+      const message = finishAssistant(draft);
+      if (message) body.push(message);
+      draft.open = false;
+    }
+  };
+  const flushMedia = () => {
+    if (media.length === 0) return;
+    const content: ChatCompletionContentPart[] = [];
+    for (const m of media)
+      content.push(
+        { type: 'text', text: `Attachments from the output of tool call ${m.callId}:` },
+        ...m.parts,
+      );
+    body.push({ role: 'user', content });
+    media = [];
+  };
+  const startDraft = () => {
+    draft.open = true;
+    draft.text = undefined;
+    draft.refusal = undefined;
+    draft.toolCalls = undefined;
+    draft.reasoningContent = pendingReasoning;
+    pendingReasoning = undefined;
+  };
+
+  for (const item of items) {
+    switch (item.type) {
+      case 'message': {
+        const message = item as MessageItem;
+        if (message.role === 'system' || message.role === 'developer') {
+          head.push({ role: message.role, content: textOnly(message, options.providerId) });
+        } else if (message.role === 'user') {
+          flushAssistant();
+          flushMedia();
+          pendingReasoning = undefined;
+          body.push({ role: 'user', content: userContent(message.content, options.providerId) });
+        } else {
+          flushMedia();
+          flushAssistant();
+          startDraft();
+          if (typeof message.content === 'string') draft.text = message.content;
+          else {
+            const { text, refusal } = assistantText(message.content, options.providerId);
+            draft.text = text;
+            draft.refusal = refusal;
+          }
+        }
+        break;
+      }
+      case 'function_call': {
+        flushMedia();
+        if (!draft.open) startDraft();
+        const toolCall: ChatCompletionMessageToolCall & { extra_content?: unknown } = {
+          id: callId(item.call_id),
+          type: 'function',
+          function: { name: item.name, arguments: item.arguments },
+        };
+        const extra = (item.provider_data?.[options.providerId] as { extra_content?: unknown })
+          ?.extra_content;
+        if (typeof extra === 'object' && extra !== null && !Array.isArray(extra))
+          toolCall.extra_content = extra;
+        if (draft.toolCalls) draft.toolCalls.push(toolCall);
+        else draft.toolCalls = [toolCall];
+        break;
+      }
+      case 'function_call_output': {
+        flushAssistant();
+        if (typeof item.output === 'string') {
+          body.push({ role: 'tool', tool_call_id: callId(item.call_id), content: item.output });
+          break;
+        }
+        const { text, parts } = toolOutput(item.output, options.providerId);
+        body.push({
+          role: 'tool',
+          tool_call_id: callId(item.call_id),
+          content:
+            parts.length > 0 && text === ''
+              ? `[${parts.length} attachment(s) follow in the next user message]`
+              : text,
+        });
+        if (parts.length > 0) media.push({ callId: item.call_id, parts });
+        break;
+      }
+      case 'reasoning': {
+        if (options.reasoningContent !== 'replay') break;
+        const data = item.provider_data?.[options.providerId] as
+          | { reasoning_content?: unknown }
+          | undefined;
+        if (typeof data?.reasoning_content === 'string') {
+          flushAssistant();
+          pendingReasoning = data.reasoning_content;
+        }
+        break;
+      }
+      default:
+        // Hosted-tool items, compaction, item references: Chat Completions cannot represent them.
+        break;
+    }
+  }
+  flushAssistant();
+  flushMedia();
+  // concat, not spread: a long history is copied at memcpy speed.
+  return head.length === 0 ? body : head.concat(body);
+}
+
+function finishAssistant(draft: AssistantDraft): ChatCompletionMessageParam | undefined {
+  const hasText = draft.text !== undefined && draft.text !== '';
+  const toolCalls = draft.toolCalls;
+  const refusal = draft.refusal;
+  if (!hasText && refusal === undefined && toolCalls === undefined) return undefined;
+  const content = hasText ? draft.text : toolCalls === undefined ? (refusal ?? null) : null;
+  // The common shapes as whole literals (no property added after creation).
+  if (refusal === undefined && draft.reasoningContent === undefined)
+    return (
+      toolCalls === undefined
+        ? { role: 'assistant', content }
+        : { role: 'assistant', content, tool_calls: toolCalls }
+    ) as ChatCompletionMessageParam;
+  const message: Record<string, unknown> = { role: 'assistant', content };
+  if (refusal !== undefined) message.refusal = refusal;
+  if (toolCalls !== undefined) message.tool_calls = toolCalls;
+  if (draft.reasoningContent !== undefined) message.reasoning_content = draft.reasoningContent;
+  return message as unknown as ChatCompletionMessageParam;
+}
+
+function assistantText(
+  content: MessageItem['content'],
+  providerId: string,
+): { text?: string; refusal?: string } {
+  if (typeof content === 'string') return { text: content };
+  let text: string | undefined;
+  let refusal: string | undefined;
+  for (const part of content) {
+    if (part.type === 'output_text' || part.type === 'input_text')
+      text = (text ?? '') + field(part, 'text', providerId);
+    else if (part.type === 'refusal')
+      refusal = (refusal ?? '') + field(part, 'refusal', providerId);
+  }
+  return { text, refusal };
+}
+
+/** The string field a part's type requires; `UserError` naming the part when it is missing. */
+function field(part: ContentPart, name: 'text' | 'refusal', providerId: string): string {
+  const value = (part as unknown as Record<string, unknown>)[name];
+  if (typeof value === 'string') return value;
+  throw new UserError(
+    `A "${part.type}" content part has no string "${name}" (got ${value === undefined ? 'none' : typeof value}), so it cannot be sent to Chat Completions (provider "${providerId}"). Fix the item in the input or session history.`,
+  );
+}
+
+function optionalString(part: ContentPart, name: string, providerId: string): string | undefined {
+  const value = (part as unknown as Record<string, unknown>)[name];
+  if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
+  throw new UserError(
+    `The "${name}" of a "${part.type}" content part must be a string (got ${typeof value}); provider "${providerId}" cannot send it. Fix the item in the input or session history.`,
+  );
+}
+
+function textOnly(message: MessageItem, providerId: string): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content
+    .map((part) => {
+      if (part.type === 'input_text' || part.type === 'output_text')
+        return field(part, 'text', providerId);
+      if (part.type === 'refusal') return field(part, 'refusal', providerId);
+      throw new UserError(
+        `A ${message.role} message holds an "${part.type}" part, which Chat Completions (provider "${providerId}") does not accept in ${message.role} messages. Move it to a user message.`,
+      );
+    })
+    .join('\n');
+}
+
+function userContent(
+  content: MessageItem['content'],
+  providerId: string,
+): string | ChatCompletionContentPart[] {
+  if (typeof content === 'string') return content;
+  const parts = content.map((p) => toChatPart(p, providerId));
+  // Text-only lists become one string: many OpenAI-compatible servers accept only string content.
+  if (parts.every((p) => p.type === 'text'))
+    return parts.map((p) => (p as { text: string }).text).join('\n');
+  return parts;
+}
+
+function toolOutput(
+  output: string | ContentPart[],
+  providerId: string,
+): { text: string; parts: ChatCompletionContentPart[] } {
+  if (typeof output === 'string') return { text: output, parts: [] };
+  const texts: string[] = [];
+  const parts: ChatCompletionContentPart[] = [];
+  for (const part of output) {
+    const converted = toChatPart(part, providerId);
+    if (converted.type === 'text') texts.push(converted.text);
+    else parts.push(converted);
+  }
+  return { text: texts.join('\n'), parts };
+}
+
+function toChatPart(part: ContentPart, providerId: string): ChatCompletionContentPart {
+  switch (part.type) {
+    case 'input_text':
+    case 'output_text':
+      return { type: 'text', text: field(part, 'text', providerId) };
+    case 'refusal':
+      return { type: 'text', text: field(part, 'refusal', providerId) };
+    case 'input_image': {
+      const imageUrl = optionalString(part, 'image_url', providerId);
+      const detail = optionalString(part, 'detail', providerId);
+      if (!imageUrl) {
+        throw new UserError(
+          `An input_image given only by file_id cannot be sent to Chat Completions (provider "${providerId}"): image_url parts need an http(s) or data: URL. Pass image_url instead.`,
+        );
+      }
+      return {
+        type: 'image_url',
+        image_url: detail
+          ? { url: imageUrl, detail: detail as 'auto' | 'low' | 'high' }
+          : { url: imageUrl },
+      };
+    }
+    case 'input_file': {
+      const fileData = optionalString(part, 'file_data', providerId);
+      const fileId = optionalString(part, 'file_id', providerId);
+      const filename = optionalString(part, 'filename', providerId);
+      if (!fileData && !fileId) {
+        throw new UserError(
+          `An input_file given only by file_url cannot be sent to Chat Completions (provider "${providerId}"): file parts take file_data (base64 data: URL) or file_id. Download the file and pass file_data.`,
+        );
+      }
+      const file: { file_data?: string; file_id?: string; filename?: string } = {};
+      if (fileData) file.file_data = fileData;
+      if (fileId) file.file_id = fileId;
+      if (filename) file.filename = filename;
+      return { type: 'file', file };
+    }
+    default:
+      throw new UserError(
+        `Unknown content part type "${(part as { type?: unknown }).type}" for Chat Completions (provider "${providerId}").`,
+      );
+  }
+}
