@@ -204,7 +204,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     } else if (stop === 'stop') {
       this.finished = true;
       this.settle();
-    } else return this.pull(out, undefined, stop);
+    } else return this.pull(out, next, stop); // 'reopen', or a step still running
     this.pulling = undefined;
     return this.head < out.length ? this.take() : DONE;
   };
