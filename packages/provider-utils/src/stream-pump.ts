@@ -11,13 +11,15 @@ export interface PumpSteps<S, T> {
   /** Opens the source; called on the first `next()` (and after a `'reopen'`). */
   open(): AsyncIterable<S> | PromiseLike<AsyncIterable<S>>;
   /**
-   * Maps one source event, pushing output events to `out`. `'stop'` ends the stream after them
+   * Maps one source event, pushing output events to `out` (only push: `out` may still hold
+   * slots of events already handed out, so what this step added starts at the `out.length` it
+   * found). `'stop'` ends the stream after them
    * (the source is closed); `'reopen'` closes the source and opens the next one (`open()` again,
    * e.g. to continue a paused response). A returned promise is awaited (async work on a
    * terminal event).
    */
   step(event: S, out: T[]): StepResult | Promise<StepResult>;
-  /** The source ended without a `'stop'`: push the last events, or throw. */
+  /** The source ended without a `'stop'`: push the last events (as in `step`), or throw. */
   end(out: T[]): void | Promise<void>;
   /**
    * The error to throw: `phase` `'open'` for a failure of `open()`, `'read'` for one of the
@@ -30,6 +32,8 @@ export interface PumpSteps<S, T> {
 export type StepResult = undefined | 'stop' | 'reopen';
 
 const DONE: IteratorResult<never> = { value: undefined, done: true };
+/** How many events one queue array holds (handed out or not) before a fresh one is taken. */
+const QUEUE_REUSE = 32;
 /** How long a stopped source may take to end by itself (see `settle`). */
 const SETTLE_MS = 1000;
 
@@ -89,9 +93,13 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     if (this.pulling) return this.pulling.then(this.nextAgain, this.nextAgain);
     if (this.head < this.queue.length) return Promise.resolve(this.take());
     if (this.finished) return Promise.resolve(DONE);
-    const out: T[] = [];
-    this.queue = out;
-    this.head = 0;
+    // The queue is handed out (`head` is at its end): new events are appended to it, and a
+    // fresh array is taken only every QUEUE_REUSE events (not one per read).
+    if (this.head >= QUEUE_REUSE) {
+      this.queue = [];
+      this.head = 0;
+    }
+    const out = this.queue;
     this.pulling = this.source === undefined ? this.pull(out) : this.read(this.source);
     return this.pulling;
   }
@@ -200,7 +208,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
       return this.fail(error, 'step');
     }
     if (stop === undefined) {
-      if (out.length === 0) return this.pull(out);
+      if (out.length === this.head) return this.pull(out); // nothing to hand out
     } else if (stop === 'stop') {
       this.finished = true;
       this.settle();
@@ -222,7 +230,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     try {
       for (;;) {
         if (next === undefined) {
-          if (out.length !== 0 || this.finished) break;
+          if (out.length > this.head || this.finished) break;
           let source = this.source;
           if (!source) {
             phase = 'open';
