@@ -107,6 +107,9 @@ export class AnthropicStreamMapper {
   /** Blocks that came whole in `message_start`, then the blocks of block events by wire index. */
   private readonly prepopulated: Accumulating[] = [];
   private readonly blocks = new Map<number, Accumulating>();
+  /** The highest wire index so far, and whether the blocks came in ascending index order. */
+  private lastIndex = -1;
+  private blocksInOrder = true;
   private readonly outputIndexOf = new Map<Accumulating, number>();
   private readonly open = new Set<Accumulating>();
   private nextIndex: number;
@@ -269,6 +272,8 @@ export class AnthropicStreamMapper {
         const block: Accumulating = { ...(ev.content_block as AnthropicBlock) };
         delete block.partial_json;
         this.blocks.set(ev.index, block);
+        if (ev.index < this.lastIndex) this.blocksInOrder = false;
+        else this.lastIndex = ev.index;
         this.startBlock(block, out);
         break;
       }
@@ -301,7 +306,9 @@ export class AnthropicStreamMapper {
     for (const block of [...this.open]) this.stopBlock(block, out);
     message.content = [
       ...this.prepopulated,
-      ...[...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b),
+      ...(this.blocksInOrder
+        ? this.blocks.values()
+        : [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b)),
     ];
     const response = convertFromAnthropicOutput(message);
     if (this.held) this.flushHeld(out, response.output[(this.held.outputIndex ?? base) - base]);
