@@ -212,7 +212,6 @@ export class AnthropicStreamMapper {
           throw invalid(
             `a content_block_delta for index ${JSON.stringify(ev.index) ?? '(none)'} before any content_block_start for it`,
           );
-        const outputIndex = this.outputIndexOf.get(block);
         if (d.type === 'text_delta' && typeof d.text === 'string') {
           block.text = `${typeof block.text === 'string' ? block.text : ''}${d.text}`;
           if (d.text !== '')
@@ -224,12 +223,16 @@ export class AnthropicStreamMapper {
               type: 'function_call_arguments_delta',
               delta: d.partial_json,
               callId: String(block.id),
-              outputIndex,
+              outputIndex: this.outputIndexOf.get(block),
             });
         } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') {
           block.thinking = `${typeof block.thinking === 'string' ? block.thinking : ''}${d.thinking}`;
           if (d.thinking !== '')
-            out.push({ type: 'reasoning_delta', delta: d.thinking, outputIndex });
+            out.push({
+              type: 'reasoning_delta',
+              delta: d.thinking,
+              outputIndex: this.outputIndexOf.get(block),
+            });
         } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {
           block.signature = `${typeof block.signature === 'string' ? block.signature : ''}${d.signature}`;
         } else if (d.type === 'citations_delta' && isRecord(d.citation)) {
