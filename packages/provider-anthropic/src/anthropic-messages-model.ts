@@ -161,7 +161,9 @@ export class AnthropicMessagesModel implements Model {
           outputIndexBase: output.length,
           emitStarted: call === 0,
         });
-        const body = { ...this.body(request, output), stream: true };
+        // The body is this call's own: `stream` is set on it (as a copy would place it).
+        const body = this.body(request, output) as Record<string, unknown>;
+        body.stream = true;
         return this.client.messages.create(body as unknown as MessageCreateParamsStreaming, {
           signal: request.signal,
           maxRetries: 0,
@@ -206,8 +208,9 @@ export class AnthropicMessagesModel implements Model {
 
   /** The request body; after a `pause_turn`, the paused output is appended to the input. */
   private body(request: ModelRequest, produced: Item[]) {
-    const input = produced.length === 0 ? request.input : [...request.input, ...produced];
-    return buildAnthropicRequest(this.modelId, { ...request, input }, this.options);
+    const paused =
+      produced.length === 0 ? request : { ...request, input: [...request.input, ...produced] };
+    return buildAnthropicRequest(this.modelId, paused, this.options);
   }
 
   private continuePaused(message: AnthropicMessageLike, call: number): boolean {

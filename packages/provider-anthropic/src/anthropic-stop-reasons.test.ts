@@ -2,6 +2,7 @@
  * Stop reasons: refusal, max_tokens (in text and inside a tool call), pause_turn continuation.
  */
 import { extractRefusal, type MessageItem, ModelBehaviorError } from '@baton/kernel';
+import { sseFromEvents } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import {
   collect,
@@ -85,5 +86,65 @@ describe('Anthropic stop reasons', () => {
     ]);
     expect(res.usage).toMatchObject({ requests: 2, inputTokens: 2300, outputTokens: 55 });
     expect(res.responseId).toBe('msg_fx_pause_02');
+  });
+
+  it('pause_turn is continued in a stream too: a second request, one response_done with both outputs', async () => {
+    const webSearch = {
+      type: 'hosted_tool' as const,
+      name: 'web_search',
+      providerId: 'anthropic',
+      providerData: { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
+    };
+    /** A recorded message as the stream that carries it: each block whole at its start. */
+    const asStream = (message: Record<string, any>) =>
+      sseFromEvents(
+        [
+          {
+            type: 'message_start',
+            message: {
+              ...message,
+              content: [],
+              stop_reason: null,
+              usage: { input_tokens: message.usage.input_tokens, output_tokens: 1 },
+            },
+          },
+          ...message.content.flatMap((block: Record<string, unknown>, index: number) => [
+            { type: 'content_block_start', index, content_block: block },
+            { type: 'content_block_stop', index },
+          ]),
+          {
+            type: 'message_delta',
+            delta: { stop_reason: message.stop_reason, stop_sequence: null },
+            usage: { output_tokens: message.usage.output_tokens },
+          },
+          { type: 'message_stop' },
+        ],
+        'anthropic',
+      );
+    h.server.enqueue(
+      { kind: 'sse', body: asStream(ownJson('pause-turn.1.json')) },
+      { kind: 'sse', body: asStream(ownJson('pause-turn.2.json')) },
+    );
+    const events = await collect(
+      h.model().getStreamedResponse(request('Relay world record?', { tools: [webSearch] })),
+    );
+    expect(h.server.requests).toHaveLength(2);
+    expect(h.server.requests[1].body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Relay world record?' }] },
+      { role: 'assistant', content: ownJson('pause-turn.1.json').content },
+    ]);
+    const done = events.filter((e) => e.type === 'response_done');
+    expect(done).toHaveLength(1);
+    expect(events.at(-1)).toBe(done[0]);
+    const res = (done[0] as Extract<(typeof events)[number], { type: 'response_done' }>).response;
+    expect(res.output.map((i) => i.type)).toEqual([
+      'hosted_tool_call',
+      'hosted_tool_call',
+      'message',
+    ]);
+    expect(res.usage).toMatchObject({ requests: 2, inputTokens: 2300, outputTokens: 55 });
+    expect(res.responseId).toBe('msg_fx_pause_02');
+    // every event of both streams: 7 (start, 2 × block start/stop, delta, stop) + 5
+    expect(events.filter((e) => e.type === 'raw')).toHaveLength(7 + 5);
   });
 });

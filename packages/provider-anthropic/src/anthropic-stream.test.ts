@@ -2,6 +2,7 @@
  * Streaming through the real SDK: `input_json_delta` → `function_call_arguments_delta`, text
  * runs, UTF-8 split across network chunks, and the final response.
  */
+import { sseFromEvents } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import {
   collect,
@@ -94,4 +95,49 @@ describe('AnthropicMessagesModel streaming', () => {
       expect(done.response.responseId).toBe('msg_fx_stream_01');
     });
   }
+
+  it('blocks that start out of wire-index order end up in wire-index order in the response', async () => {
+    const tool = { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Bern' } };
+    h.server.enqueue({
+      kind: 'sse',
+      body: sseFromEvents(
+        [
+          {
+            type: 'message_start',
+            message: {
+              id: 'msg_order',
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-x',
+              content: [],
+              stop_reason: null,
+              usage: { input_tokens: 5, output_tokens: 1 },
+            },
+          },
+          { type: 'content_block_start', index: 1, content_block: tool },
+          { type: 'content_block_stop', index: 1 },
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } },
+          { type: 'content_block_stop', index: 0 },
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'tool_use' },
+            usage: { output_tokens: 9 },
+          },
+          { type: 'message_stop' },
+        ],
+        'anthropic',
+      ),
+    });
+    const events = await collect(
+      h.model().getStreamedResponse(request('Weather?', { tools: [weatherTool] })),
+    );
+    const done = events.at(-1);
+    if (done?.type !== 'response_done') throw new Error('no response_done last');
+    expect(done.response.output.map((i) => i.type)).toEqual(['message', 'function_call']);
+    expect(done.response.output[1]).toMatchObject({
+      call_id: 'toolu_1',
+      arguments: '{"city":"Bern"}',
+    });
+  });
 });

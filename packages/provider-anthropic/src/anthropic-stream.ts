@@ -107,6 +107,9 @@ export class AnthropicStreamMapper {
   /** Blocks that came whole in `message_start`, then the blocks of block events by wire index. */
   private readonly prepopulated: Accumulating[] = [];
   private readonly blocks = new Map<number, Accumulating>();
+  /** The highest wire index so far, and whether the blocks came in ascending index order. */
+  private lastIndex = -1;
+  private blocksInOrder = true;
   private readonly outputIndexOf = new Map<Accumulating, number>();
   private readonly open = new Set<Accumulating>();
   private nextIndex: number;
@@ -209,7 +212,6 @@ export class AnthropicStreamMapper {
           throw invalid(
             `a content_block_delta for index ${JSON.stringify(ev.index) ?? '(none)'} before any content_block_start for it`,
           );
-        const outputIndex = this.outputIndexOf.get(block);
         if (d.type === 'text_delta' && typeof d.text === 'string') {
           block.text = `${typeof block.text === 'string' ? block.text : ''}${d.text}`;
           if (d.text !== '')
@@ -221,12 +223,16 @@ export class AnthropicStreamMapper {
               type: 'function_call_arguments_delta',
               delta: d.partial_json,
               callId: String(block.id),
-              outputIndex,
+              outputIndex: this.outputIndexOf.get(block),
             });
         } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string') {
           block.thinking = `${typeof block.thinking === 'string' ? block.thinking : ''}${d.thinking}`;
           if (d.thinking !== '')
-            out.push({ type: 'reasoning_delta', delta: d.thinking, outputIndex });
+            out.push({
+              type: 'reasoning_delta',
+              delta: d.thinking,
+              outputIndex: this.outputIndexOf.get(block),
+            });
         } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {
           block.signature = `${typeof block.signature === 'string' ? block.signature : ''}${d.signature}`;
         } else if (d.type === 'citations_delta' && isRecord(d.citation)) {
@@ -269,6 +275,8 @@ export class AnthropicStreamMapper {
         const block: Accumulating = { ...(ev.content_block as AnthropicBlock) };
         delete block.partial_json;
         this.blocks.set(ev.index, block);
+        if (ev.index < this.lastIndex) this.blocksInOrder = false;
+        else this.lastIndex = ev.index;
         this.startBlock(block, out);
         break;
       }
@@ -301,7 +309,9 @@ export class AnthropicStreamMapper {
     for (const block of [...this.open]) this.stopBlock(block, out);
     message.content = [
       ...this.prepopulated,
-      ...[...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b),
+      ...(this.blocksInOrder
+        ? this.blocks.values()
+        : [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b)),
     ];
     const response = convertFromAnthropicOutput(message);
     if (this.held) this.flushHeld(out, response.output[(this.held.outputIndex ?? base) - base]);

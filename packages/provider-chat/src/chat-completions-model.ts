@@ -14,6 +14,7 @@ import {
 } from '@baton/kernel';
 import { assertValidOutputItems } from '@baton/provider-utils';
 import type OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { getChatRetryAdvice, readFailure } from './chat-errors.js';
 import { convertChatStream } from './chat-stream.js';
 import { convertFromChatOutput } from './convert-from-chat-output.js';
@@ -125,13 +126,18 @@ export class ChatCompletionsModel implements Model {
   /** One streamed call; `convertChatStream` maps the chunks. Nothing is sent before the first `next()`. */
   getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     const open = () => {
-      const body = convertToChatInput(request, this.modelId, this.inputOptions);
+      // The body is this call's own: the stream fields are set on it (same keys, same order as
+      // a copy `{ ...body, stream, stream_options }`), not copied.
+      const body: Record<string, unknown> = convertToChatInput(
+        request,
+        this.modelId,
+        this.inputOptions,
+      );
+      const streamOptions = { include_usage: true, ...(body.stream_options as object | undefined) };
+      body.stream = true;
+      body.stream_options = streamOptions;
       return this.client.chat.completions.create(
-        {
-          ...body,
-          stream: true,
-          stream_options: { include_usage: true, ...(body.stream_options as object | undefined) },
-        },
+        body as unknown as ChatCompletionCreateParamsStreaming,
         { signal: request.signal, maxRetries: 0 },
       );
     };

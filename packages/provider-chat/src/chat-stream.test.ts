@@ -146,4 +146,24 @@ describe('convertChatStream', () => {
       ['message', undefined, undefined],
     ]);
   });
+
+  it('orders the output as the items started: a tool call before the text comes first', async () => {
+    const { events } = await run([
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_1', function: { name: 'now', arguments: '{}' } }],
+      }),
+      chunk({ content: 'Checking.' }),
+      chunk({ reasoning_content: 'late thought' }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const done = events.at(-1) as any;
+    expect(done.response.output.map((i: any) => i.type)).toEqual([
+      'function_call',
+      'message',
+      'reasoning',
+    ]);
+    expect(
+      events.filter((e) => e.type === 'output_item_done').map((e: any) => e.outputIndex),
+    ).toEqual([0, 1, 2]);
+  });
 });

@@ -83,6 +83,12 @@ export function convertChatStream(
     outputStarted = true;
   };
 
+  /** The output index and fallback id of a tool call that starts. */
+  const newCall = () => ({
+    outputIndex: nextIndex++,
+    fallbackId: `${fallbackPrefix()}_call_${tools.calls.length}`,
+  });
+
   const step = (raw: unknown, out: ModelStreamEvent[]): undefined => {
     if (!isRecord(raw)) {
       throw new ModelCallError(
@@ -146,10 +152,7 @@ export function convertChatStream(
     const toolCalls = delta.tool_calls;
     if (Array.isArray(toolCalls)) {
       for (let position = 0; position < toolCalls.length; position++) {
-        const result = tools.apply(toolCalls[position], position, () => ({
-          outputIndex: nextIndex++,
-          fallbackId: `${fallbackPrefix()}_call_${tools.calls.length}`,
-        }));
+        const result = tools.apply(toolCalls[position], position, newCall);
         if (!result) continue;
         begin(out);
         const { call } = result;
@@ -221,7 +224,12 @@ export function convertChatStream(
     tools.calls.forEach((call, i) => {
       indexed.push({ item: callItems[i], outputIndex: call.outputIndex });
     });
-    indexed.sort((a, b) => a.outputIndex - b.outputIndex);
+    // Usually already in output order (reasoning, message, calls as they started).
+    for (let i = 1; i < indexed.length; i++)
+      if (indexed[i - 1].outputIndex > indexed[i].outputIndex) {
+        indexed.sort((a, b) => a.outputIndex - b.outputIndex);
+        break;
+      }
     const output = indexed.map((e) => e.item);
     assertValidOutputItems(output, where);
     if (!started) out.push(startEvent());

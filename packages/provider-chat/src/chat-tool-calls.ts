@@ -56,8 +56,9 @@ export function argumentsText(value: unknown): string {
 export class ChatToolCallAssembler {
   /** Every call, in start order. */
   readonly calls: ChatToolCall[] = [];
-  private readonly atIndex = new Map<number, ChatToolCall>();
-  private readonly byId = new Map<string, ChatToolCall>();
+  // Made on the first tool call delta (a text answer needs neither).
+  private atIndex: Map<number, ChatToolCall> | undefined;
+  private byId: Map<string, ChatToolCall> | undefined;
 
   /**
    * Applies one element of `delta.tool_calls`. `position` is its place in that array;
@@ -80,10 +81,13 @@ export class ChatToolCallAssembler {
     const argumentsDelta = argumentsText(fn.arguments);
     const extra = isRecord(raw.extra_content) ? raw.extra_content : undefined;
 
-    let call = id === undefined ? undefined : this.byId.get(id);
+    this.byId ??= new Map();
+    this.atIndex ??= new Map();
+    const { byId, atIndex: atIndexes } = this;
+    let call = id === undefined ? undefined : byId.get(id);
     let started = false;
     if (!call) {
-      const atIndex = this.atIndex.get(index);
+      const atIndex = atIndexes.get(index);
       if (atIndex && !(id !== undefined && atIndex.id !== '' && atIndex.id !== id)) call = atIndex;
     }
     if (!call) {
@@ -94,10 +98,10 @@ export class ChatToolCallAssembler {
       this.calls.push(call);
       started = true;
     }
-    this.atIndex.set(index, call);
+    atIndexes.set(index, call);
     if (id !== undefined && call.id === '') {
       call.id = id;
-      this.byId.set(id, call);
+      byId.set(id, call);
     }
     if (name !== undefined && call.name === '') call.name = name;
     if (extra) call.extraContent = { ...call.extraContent, ...extra };

@@ -113,8 +113,12 @@ export function hasUsableOutput(output: readonly Item[]): boolean {
 
 /** Options of {@link fromResponsesResponse}. */
 export interface FromResponsesResponseOptions {
-  /** Items collected from `response.output_item.done` events, used when `response.output` is empty. */
-  fallbackOutput?: Item[];
+  /**
+   * Items collected from `response.output_item.done` events, used when `response.output` is
+   * empty; or a function returning them, called only then (a stream's items are assembled only
+   * when the terminal event carries no output).
+   */
+  fallbackOutput?: Item[] | (() => Item[]);
   /** Whether output already reached the caller (decides retryability of a failure). */
   outputEmitted?: boolean;
   /** The request URL, named in error messages. */
@@ -159,8 +163,13 @@ export function fromResponsesResponse(
     });
   }
   let output = (response.output ?? []).map(fromResponsesOutputItem);
-  if (output.length === 0 && options.fallbackOutput && options.fallbackOutput.length > 0)
-    output = options.fallbackOutput;
+  if (output.length === 0 && options.fallbackOutput) {
+    const fallback =
+      typeof options.fallbackOutput === 'function'
+        ? options.fallbackOutput()
+        : options.fallbackOutput;
+    if (fallback.length > 0) output = fallback;
+  }
   if (response.status === 'incomplete' && !hasUsableOutput(output)) {
     const reason = response.incomplete_details?.reason ?? 'unknown';
     const hint =

@@ -118,11 +118,16 @@ export class OpenAIResponsesModel implements Model {
    * events. Nothing is sent before the first `next()`.
    */
   getStreamedResponse(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    const open = () =>
-      this.client.responses.create(
-        { ...this.body(request), stream: true } as unknown as ResponseCreateParamsStreaming,
-        { signal: request.signal, maxRetries: 0 },
-      );
+    const open = () => {
+      // The body is this call's own: `stream` is set on it (as a copy `{ ...body, stream }` would
+      // place it), not copied.
+      const body = this.body(request);
+      body.stream = true;
+      return this.client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
+        signal: request.signal,
+        maxRetries: 0,
+      });
+    };
     return toModelStreamEvents(open, { signal: request.signal, url: this.url });
   }
 

@@ -79,6 +79,7 @@ export function toModelStreamEvents(
       { retryable: !outputEmitted, code: 'invalid_stream_event' },
     );
 
+  const assemble = () => slots.assemble();
   const terminal = (
     type: string,
     response: ResponsesResponseLike | undefined,
@@ -87,7 +88,7 @@ export function toModelStreamEvents(
     const last: ResponsesResponseLike = { ...(response ?? {}) };
     if (type !== 'response.completed')
       last.status = type === 'response.failed' ? 'failed' : 'incomplete';
-    const result = fromResponsesResponse(last, { fallbackOutput: slots.assemble(), outputEmitted });
+    const result = fromResponsesResponse(last, { fallbackOutput: assemble, outputEmitted });
     if (result.responseId === undefined && seenId !== undefined) result.responseId = seenId;
     if (result.modelName === undefined && seenModel !== undefined) result.modelName = seenModel;
     assertValidOutputItems(result.output, 'OpenAI Responses API');

@@ -11,13 +11,15 @@ export interface PumpSteps<S, T> {
   /** Opens the source; called on the first `next()` (and after a `'reopen'`). */
   open(): AsyncIterable<S> | PromiseLike<AsyncIterable<S>>;
   /**
-   * Maps one source event, pushing output events to `out`. `'stop'` ends the stream after them
+   * Maps one source event, pushing output events to `out` (only push: `out` may still hold
+   * slots of events already handed out, so what this step added starts at the `out.length` it
+   * found). `'stop'` ends the stream after them
    * (the source is closed); `'reopen'` closes the source and opens the next one (`open()` again,
    * e.g. to continue a paused response). A returned promise is awaited (async work on a
    * terminal event).
    */
   step(event: S, out: T[]): StepResult | Promise<StepResult>;
-  /** The source ended without a `'stop'`: push the last events, or throw. */
+  /** The source ended without a `'stop'`: push the last events (as in `step`), or throw. */
   end(out: T[]): void | Promise<void>;
   /**
    * The error to throw: `phase` `'open'` for a failure of `open()`, `'read'` for one of the
@@ -30,14 +32,47 @@ export interface PumpSteps<S, T> {
 export type StepResult = undefined | 'stop' | 'reopen';
 
 const DONE: IteratorResult<never> = { value: undefined, done: true };
+/** How many events one queue array holds (handed out or not) before a fresh one is taken. */
+const QUEUE_REUSE = 32;
 /** How long a stopped source may take to end by itself (see `settle`). */
 const SETTLE_MS = 1000;
+
+/** A stopped source reading to its end in the background (see `StreamPump#settle`). */
+interface Settling {
+  deadline: number;
+  close(): void;
+}
+/** Every settling source, and one timer for all of them (not one per stream). */
+const settling = new Set<Settling>();
+let settleTimer: ReturnType<typeof setTimeout> | undefined;
+
+function armSettleTimer(delayMs: number): void {
+  settleTimer = setTimeout(sweepSettling, delayMs);
+  (settleTimer as { unref?: () => void }).unref?.();
+}
+
+/** Closes the settling sources past their deadline; re-arms for the next deadline. */
+function sweepSettling(): void {
+  settleTimer = undefined;
+  const now = Date.now();
+  let next = Number.POSITIVE_INFINITY;
+  for (const entry of settling) {
+    if (entry.deadline <= now) {
+      settling.delete(entry);
+      entry.close();
+    } else if (entry.deadline < next) next = entry.deadline;
+  }
+  if (settling.size > 0) armSettleTimer(Math.max(1, next - now));
+}
 
 /**
  * An `AsyncIterableIterator` over `steps`. Like an async generator, it runs nothing before the
  * first `next()`, serializes overlapping `next()` calls, is done for good once it threw or
  * ended, and closes the source when the consumer stops early (`return()`, e.g. `break` in
  * `for await`) and after an error; after a `'stop'` it lets the source end (see `settle`).
+ *
+ * Cost: a `next()` that finds a mapped event waiting resolves at once; one that must read maps
+ * the source event in the read's own `then` callback (no async function frame per event).
  */
 export class StreamPump<S, T> implements AsyncIterableIterator<T> {
   private source: AsyncIterator<S> | undefined;
@@ -55,14 +90,17 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.pulling)
-      return this.pulling.then(
-        () => this.next(),
-        () => this.next(),
-      );
+    if (this.pulling) return this.pulling.then(this.nextAgain, this.nextAgain);
     if (this.head < this.queue.length) return Promise.resolve(this.take());
     if (this.finished) return Promise.resolve(DONE);
-    this.pulling = this.pull();
+    // The queue is handed out (`head` is at its end): new events are appended to it, and a
+    // fresh array is taken only every QUEUE_REUSE events (not one per read).
+    if (this.head >= QUEUE_REUSE) {
+      this.queue = [];
+      this.head = 0;
+    }
+    const out = this.queue;
+    this.pulling = this.source === undefined ? this.pull(out) : this.read(this.source);
     return this.pulling;
   }
 
@@ -73,6 +111,8 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     await this.close();
     return DONE;
   }
+
+  private readonly nextAgain = (): Promise<IteratorResult<T>> => this.next();
 
   private take(): IteratorResult<T> {
     const value = this.queue[this.head];
@@ -100,57 +140,125 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     const source = this.source;
     if (this.sourceDone || !source) return;
     this.sourceDone = true;
-    const timer = setTimeout(() => void close(), SETTLE_MS);
-    (timer as { unref?: () => void }).unref?.();
-    const close = async () => {
-      clearTimeout(timer);
-      try {
-        await source.return?.();
-      } catch {
-        // closing a broken stream: nothing more to do
-      }
+    let closed = false;
+    const entry: Settling = {
+      deadline: Date.now() + SETTLE_MS,
+      close: () => {
+        if (closed) return;
+        closed = true;
+        settling.delete(entry);
+        try {
+          Promise.resolve(source.return?.()).catch(() => {
+            // closing a broken stream: nothing more to do
+          });
+        } catch {
+          // closing a broken stream: nothing more to do
+        }
+      },
     };
-    source.next().then(
-      (next) => (next.done ? clearTimeout(timer) : close()),
-      () => clearTimeout(timer),
+    let pending: PromiseLike<IteratorResult<S>>;
+    try {
+      pending = source.next();
+    } catch {
+      return;
+    }
+    settling.add(entry);
+    if (settleTimer === undefined) armSettleTimer(SETTLE_MS);
+    Promise.resolve(pending).then(
+      (next) => (next.done ? settling.delete(entry) : entry.close()),
+      () => settling.delete(entry),
     );
   }
 
-  private async pull(): Promise<IteratorResult<T>> {
-    const out: T[] = [];
-    this.queue = out;
-    this.head = 0;
-    let phase: 'open' | 'read' | 'step' = 'open';
+  /**
+   * The common read: the source's `next()`, mapped in its `then` callback. Anything but an event
+   * that `step` maps synchronously into at least one event without a `'reopen'` (the end, an
+   * error, an async step, an empty step) goes on in `pull`.
+   */
+  private read(source: AsyncIterator<S>): Promise<IteratorResult<T>> {
+    let pending: Promise<IteratorResult<S>>;
     try {
-      while (out.length === 0 && !this.finished) {
-        let source = this.source;
-        if (!source) {
-          phase = 'open';
-          source = (await this.steps.open())[Symbol.asyncIterator]();
-          this.source = source;
-          this.sourceDone = false;
-          if (this.finished) {
-            await this.close(); // return() was called while it opened
-            break;
+      pending = Promise.resolve(source.next());
+    } catch (error) {
+      this.sourceDone = true;
+      return this.fail(error, 'read');
+    }
+    return pending.then(this.mapRead, this.readFailed);
+  }
+
+  private readonly readFailed = (error: unknown): Promise<IteratorResult<T>> => {
+    this.sourceDone = true;
+    return this.fail(error, 'read');
+  };
+
+  private readonly mapRead = (
+    next: IteratorResult<S>,
+  ): IteratorResult<T> | Promise<IteratorResult<T>> => {
+    if (this.finished) {
+      // `return()` was called meanwhile (it dropped the queue)
+      this.pulling = undefined;
+      return DONE;
+    }
+    const out = this.queue;
+    if (next.done) return this.pull(out, next);
+    let stop: StepResult | Promise<StepResult>;
+    try {
+      stop = this.steps.step(next.value, out);
+    } catch (error) {
+      return this.fail(error, 'step');
+    }
+    if (stop === undefined) {
+      if (out.length === this.head) return this.pull(out); // nothing to hand out
+    } else if (stop === 'stop') {
+      this.finished = true;
+      this.settle();
+    } else return this.pull(out, next, stop); // 'reopen', or a step still running
+    this.pulling = undefined;
+    return this.head < out.length ? this.take() : DONE;
+  };
+
+  /**
+   * The general loop: opens the source when needed, reads and maps until `out` holds an event or
+   * the stream is finished. `next` / `stop`: a read already made (and what `step` returned).
+   */
+  private async pull(
+    out: T[],
+    next?: IteratorResult<S>,
+    stop?: StepResult | Promise<StepResult>,
+  ): Promise<IteratorResult<T>> {
+    let phase: 'open' | 'read' | 'step' = 'step';
+    try {
+      for (;;) {
+        if (next === undefined) {
+          if (out.length > this.head || this.finished) break;
+          let source = this.source;
+          if (!source) {
+            phase = 'open';
+            source = (await this.steps.open())[Symbol.asyncIterator]();
+            this.source = source;
+            this.sourceDone = false;
+            if (this.finished) {
+              await this.close(); // return() was called while it opened
+              break;
+            }
           }
+          phase = 'read';
+          try {
+            next = await source.next();
+          } catch (error) {
+            this.sourceDone = true;
+            throw error;
+          }
+          if (this.finished) break; // return() was called meanwhile
+          phase = 'step';
+          if (!next.done) stop = this.steps.step(next.value, out);
         }
-        phase = 'read';
-        let next: IteratorResult<S>;
-        try {
-          next = await source.next();
-        } catch (error) {
-          this.sourceDone = true;
-          throw error;
-        }
-        if (this.finished) break; // return() was called meanwhile
-        phase = 'step';
         if (next.done) {
           this.sourceDone = true;
           this.finished = true;
           await this.steps.end(out);
           break;
         }
-        let stop = this.steps.step(next.value, out);
         if (stop !== undefined && typeof stop !== 'string') stop = await stop;
         if (stop === 'stop') {
           this.finished = true;
@@ -159,17 +267,24 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
           await this.close();
           this.source = undefined;
         }
+        next = undefined;
+        stop = undefined;
       }
     } catch (error) {
-      this.finished = true;
-      this.queue = [];
-      this.head = 0;
-      this.pulling = undefined;
-      await this.close();
-      throw this.steps.error(error, phase);
+      return this.fail(error, phase);
     }
     this.pulling = undefined;
     // `return()` during the pull dropped the queue.
     return this.queue === out && this.head < out.length ? this.take() : DONE;
+  }
+
+  /** Ends the stream for good after `error`: drops the queue, closes the source, throws. */
+  private async fail(error: unknown, phase: 'open' | 'read' | 'step'): Promise<never> {
+    this.finished = true;
+    this.queue = [];
+    this.head = 0;
+    this.pulling = undefined;
+    await this.close();
+    throw this.steps.error(error, phase);
   }
 }

@@ -201,12 +201,18 @@ export const MAX_ITEM_DEPTH = 100;
  * (iterative: no stack to overflow). Shared by the item and RunState depth limits.
  */
 export function nestsDeeper(data: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[data, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
+  // Two parallel stacks (values, their depths): no pair allocated per nested value.
+  const values: unknown[] = [data];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (depth > limit) return true;
     for (const child of Object.values(value as object))
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
   }
   return false;
 }
