@@ -45,6 +45,8 @@ describe('baton-devtools CLI', () => {
     const c = cli([FIXTURE, '--port', '0']);
     const [, url] = await c.line(/Baton devtools: (http:\/\/127\.0\.0\.1:\d+)/);
     await c.line(/support-desk\.jsonl: 43 events, following/);
+    // The hint is a write of its own: wait for it (checking right away raced it under load).
+    await c.line(/new DevtoolsTraceProcessor\(\{ url: '[^']+' \}\)\)/);
     expect(c.out()).toContain(`new DevtoolsTraceProcessor({ url: '${url}' })`);
     const status = await (await fetch(`${url}/api/status`)).json();
     expect(status.sources).toEqual([

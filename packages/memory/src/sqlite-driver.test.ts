@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { enableWal, type SqliteDatabase } from './sqlite-driver.js';
 
 const worker = fileURLToPath(new URL('./__fixtures__/no-driver-worker.ts', import.meta.url));
 const hide = fileURLToPath(new URL('./__fixtures__/hide-better-sqlite3.cjs', import.meta.url));
@@ -44,4 +45,56 @@ describe('better-sqlite3 is an optional peer dependency', () => {
     expect(out.session.message).toContain('npm rebuild better-sqlite3');
     expect(out.session.message).toContain('different Node.js version');
   }, 60_000);
+});
+
+describe('enableWal', () => {
+  const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+  /** A database whose conversion to WAL fails `failures` times with SQLITE_BUSY. */
+  const fake = (failures: number, mode = 'delete', error: () => Error = busy) => {
+    const calls: string[] = [];
+    const db = {
+      pragma(source: string) {
+        calls.push(source);
+        if (source === 'journal_mode') return mode;
+        if (failures-- > 0) throw error();
+        mode = 'wal';
+        return [{ journal_mode: 'wal' }];
+      },
+    } as unknown as SqliteDatabase;
+    return { db, calls, mode: () => mode };
+  };
+
+  it('does nothing when the file is already in WAL mode', () => {
+    const f = fake(0, 'wal');
+    enableWal(f.db, 1000);
+    expect(f.calls).toEqual(['journal_mode']);
+  });
+  it('retries a conversion that found the file busy, then converts', () => {
+    const f = fake(3);
+    enableWal(f.db, 5000);
+    expect(f.mode()).toBe('wal');
+    expect(f.calls.filter((c) => c === 'journal_mode = WAL')).toHaveLength(4);
+  });
+  it('stops when another connection converted the file meanwhile', () => {
+    const f = fake(1);
+    const pragma = f.db.pragma.bind(f.db);
+    let reads = 0;
+    f.db.pragma = (source: string) =>
+      source === 'journal_mode' && ++reads === 2 ? 'wal' : pragma(source);
+    enableWal(f.db, 5000);
+    expect(f.calls.filter((c) => c === 'journal_mode = WAL')).toHaveLength(1);
+  });
+  it('throws SQLITE_BUSY once the budget is spent', () => {
+    const f = fake(Number.POSITIVE_INFINITY);
+    const t = Date.now();
+    expect(() => enableWal(f.db, 60)).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
+    expect(Date.now() - t).toBeGreaterThanOrEqual(55);
+  });
+  it('throws any other error at once', () => {
+    const f = fake(1, 'delete', () =>
+      Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' }),
+    );
+    expect(() => enableWal(f.db, 5000)).toThrow('disk I/O error');
+    expect(f.calls.filter((c) => c === 'journal_mode = WAL')).toHaveLength(1);
+  });
 });

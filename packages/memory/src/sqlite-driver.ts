@@ -87,3 +87,28 @@ function loadDriver(user: string): DatabaseConstructor {
     );
   }
 }
+
+/**
+ * Puts a file database in WAL mode (`PRAGMA journal_mode = WAL`), waiting up to `budgetMs` for
+ * other connections. The conversion needs exclusive access and SQLite does not run the busy
+ * handler for it (sqlite.org/pragma.html#pragma_journal_mode; seen when several processes open
+ * one fresh file at once), so `busy_timeout` does not cover it: the mode is read first (WAL is a
+ * property of the file: after the first open there is nothing to do), and a `SQLITE_BUSY`
+ * conversion is retried with backoff (1, 2, 4 … 50 ms, blocking like the driver itself) until
+ * the file is WAL, by this connection or another one.
+ * @throws the driver's `SQLITE_BUSY` error when the budget runs out; other errors at once.
+ */
+export function enableWal(db: SqliteDatabase, budgetMs: number): void {
+  const deadline = Date.now() + budgetMs;
+  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+    try {
+      if (String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal') return;
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline)
+        throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
+    }
+  }
+}

@@ -11,6 +11,7 @@ import {
   UserError,
 } from '@baton/kernel';
 import {
+  enableWal,
   openSqliteDatabase,
   type SqliteDatabase,
   type SqliteTransaction,
@@ -251,7 +252,12 @@ export class SqliteSession implements SessionV2 {
 
 function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
   const db = openSqliteDatabase(path, { timeout: busyTimeoutMs }, 'SqliteSession');
-  if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+  try {
+    if (path !== ':memory:' && path !== '') enableWal(db, busyTimeoutMs);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }
 

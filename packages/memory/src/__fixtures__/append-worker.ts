@@ -7,6 +7,7 @@
  * - `stepped-ids` (sixth argument): for each line `<b>` read from stdin, sends batch `b` with appendId
  *   `batch:<b>` and prints `sent <b>` once `addItems` resolved, until stdin ends; the parent
  *   decides which process sends an id first.
+ * With OPEN_AT set (ms since the epoch) it opens the session at that instant.
  * Usage: node --import tsx append-worker.ts <dbPath> <sessionId> <worker> <batches> <perBatch> [stepped-ids]
  */
 import { once } from 'node:events';
@@ -16,6 +17,9 @@ import { SqliteSession } from '../sqlite-session.js';
 const [dbPath, sessionId, worker, batchesArg, perBatchArg, ids] = process.argv.slice(2);
 const batches = Number(batchesArg);
 const perBatch = Number(perBatchArg);
+// OPEN_AT (ms since the epoch): open at that instant, as other processes do (a cold-open race).
+const openAt = Number(process.env.OPEN_AT ?? 0);
+while (Date.now() < openAt) {}
 const session = new SqliteSession({ sessionId, path: dbPath, busyTimeoutMs: 10_000 });
 const batch = (b: number) =>
   Array.from({ length: perBatch }, (_, i) => ({

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { UserError } from '@baton/kernel';
 import {
+  enableWal,
   MissingDependencyError,
   openSqliteDatabase,
   type SqliteDatabase,
@@ -83,7 +84,7 @@ export class SqliteMemoryStore implements MemoryStore {
         { timeout: options.busyTimeoutMs ?? 5000 },
         'SqliteMemoryStore',
       );
-      if (this.ownsDb && options.path !== ':memory:') db.pragma('journal_mode = WAL');
+      if (this.ownsDb && options.path !== ':memory:') enableWal(db, options.busyTimeoutMs ?? 5000);
       ensureSchema(db, this.id);
       this.s = prepare(db);
       this.db = db;
