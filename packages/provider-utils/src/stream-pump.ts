@@ -65,6 +65,11 @@ function sweepSettling(): void {
   if (settling.size > 0) armSettleTimer(Math.max(1, next - now));
 }
 
+/** What a source's `next()` resolving to a non-object fails with (as `for await` does). */
+function notAResult(value: unknown): TypeError {
+  return new TypeError(`Iterator result ${String(value)} is not an object`);
+}
+
 /**
  * An `AsyncIterableIterator` over `steps`. Like an async generator, it runs nothing before the
  * first `next()`, serializes overlapping `next()` calls, is done for good once it threw or
@@ -199,6 +204,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
       this.pulling = undefined;
       return DONE;
     }
+    if (typeof next !== 'object' || next === null) return this.readFailed(notAResult(next));
     const out = this.queue;
     if (next.done) return this.pull(out, next);
     let stop: StepResult | Promise<StepResult>;
@@ -245,6 +251,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
           phase = 'read';
           try {
             next = await source.next();
+            if (typeof next !== 'object' || next === null) throw notAResult(next);
           } catch (error) {
             this.sourceDone = true;
             throw error;
