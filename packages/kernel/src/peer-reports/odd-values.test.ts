@@ -162,3 +162,32 @@ for (const stream of [false, true])
         expect(state.generatedItems.map((i) => i.type)).toEqual(result.newItems.map((i) => i.type));
       });
   });
+
+for (const stream of [false, true])
+  it(`a state holding a value that is not JSON: toString() throws a UserError naming it (${stream ? 'streamed' : 'non-streamed'})`, async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    for (const finalOutput of [10n, circular]) {
+      const again = tool({ name: 'again', description: '', execute: () => 'more' });
+      const agent = new Agent({
+        name: 'Loop',
+        tools: [again],
+        model: new ScriptedModel([[fc('again', {})]], { whenExhausted: 'repeat_last' }),
+      });
+      const out = await runMode(
+        () => ({
+          agent,
+          input: 'x',
+          options: {
+            maxTurns: 1,
+            errorHandlers: { maxTurns: () => ({ finalOutput, includeInHistory: false }) },
+          },
+        }),
+        stream,
+      );
+      expect(out.result!.finalOutput).toBe(finalOutput);
+      const state = out.result!.state;
+      expect(() => state.toString()).toThrow(UserError);
+      expect(() => state.toString()).toThrow(/^This RunState cannot be serialized: .*not JSON \(/);
+    }
+  });
