@@ -45,8 +45,14 @@ interface Settling {
 /** Every settling source, and one timer for all of them (not one per stream). */
 const settling = new Set<Settling>();
 let settleTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The `setTimeout` the timer was armed with: when another one is installed (fake timers in a
+ * test, then real ones again), a timer of the old clock may never fire, so a new one is armed.
+ */
+let armedWith: typeof setTimeout | undefined;
 
 function armSettleTimer(delayMs: number): void {
+  armedWith = setTimeout;
   settleTimer = setTimeout(sweepSettling, delayMs);
   (settleTimer as { unref?: () => void }).unref?.();
 }
@@ -168,7 +174,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
       return;
     }
     settling.add(entry);
-    if (settleTimer === undefined) armSettleTimer(SETTLE_MS);
+    if (settleTimer === undefined || armedWith !== setTimeout) armSettleTimer(SETTLE_MS);
     Promise.resolve(pending).then(
       (next) => (next.done ? settling.delete(entry) : entry.close()),
       () => settling.delete(entry),
