@@ -17,6 +17,7 @@ import {
   type ReasoningItem,
   UserError,
 } from '@baton/kernel';
+import { inputItemError } from '@baton/provider-utils';
 
 /** The provider id under which Anthropic data lives in `provider_data`. */
 export const ANTHROPIC_PROVIDER_ID = 'anthropic';
@@ -53,12 +54,21 @@ type Block = ContentBlockParam;
  *
  * @throws UserError for an `input_file` whose media type Anthropic cannot read, a `data:` URL
  *   whose base64 or `%` escapes do not decode, and content parts without the field their type
- *   needs (an `input_text` without a string `text`, …).
+ *   needs (an `input_text` without a string `text`, …), and for an item the kernel's item check
+ *   rejects (`null` content, a `null` part, …), naming it.
  */
 export function convertToAnthropicInput(
   items: readonly Item[],
   systemInstructions?: string,
 ): AnthropicInput {
+  try {
+    return convertInput(items, systemInstructions);
+  } catch (error) {
+    throw inputItemError(error, items, 'the Anthropic Messages API');
+  }
+}
+
+function convertInput(items: readonly Item[], systemInstructions?: string): AnthropicInput {
   // One pass, state in locals, no closure: this runs on the whole history every turn (bench P2).
   const system: string[] = [];
   if (systemInstructions && systemInstructions.trim() !== '') system.push(systemInstructions);
@@ -269,20 +279,28 @@ function partsToPlainText(content: string | ContentPart[]): string {
   if (typeof content === 'string') return content;
   return content
     .map((p) =>
-      p.type === 'input_text' || p.type === 'output_text'
-        ? field(p, 'text')
-        : p.type === 'refusal'
-          ? field(p, 'refusal')
-          : '',
+      typeof p !== 'object' || p === null
+        ? notAPart()
+        : p.type === 'input_text' || p.type === 'output_text'
+          ? field(p, 'text')
+          : p.type === 'refusal'
+            ? field(p, 'refusal')
+            : '',
     )
     .filter((t) => t !== '')
     .join('\n');
+}
+
+/** For a value that is not a content part (only a broken item has one): the caller names the item. */
+function notAPart(): never {
+  throw new TypeError('not a content part');
 }
 
 function contentToBlocks(content: string | ContentPart[], role: Role): Block[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   const blocks: Block[] = [];
   for (const part of content) {
+    if (typeof part !== 'object' || part === null) notAPart();
     const block = partToBlock(part, role);
     if (block) blocks.push(block);
   }

@@ -22,6 +22,7 @@
  */
 
 import { type ContentPart, type Item, type MessageItem, UserError } from '@baton/kernel';
+import { inputItemError } from '@baton/provider-utils';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
@@ -50,9 +51,22 @@ interface Media {
  * the first `system` message.
  * @throws UserError for content Chat Completions cannot carry (an image given only by
  *   `file_id`, a file given only by `file_url`, images in a system message), and for content
- *   parts without the field their type needs (an `input_text` without a string `text`, …).
+ *   parts without the field their type needs (an `input_text` without a string `text`, …),
+ *   and for an item the kernel's item check rejects (`null` content, a `null` part, …), naming it.
  */
 export function convertToChatMessages(
+  items: readonly Item[],
+  systemInstructions: string | undefined,
+  options: ChatMessageOptions,
+): ChatCompletionMessageParam[] {
+  try {
+    return convertMessages(items, systemInstructions, options);
+  } catch (error) {
+    throw inputItemError(error, items, `Chat Completions (provider "${options.providerId}")`);
+  }
+}
+
+function convertMessages(
   items: readonly Item[],
   systemInstructions: string | undefined,
   options: ChatMessageOptions,
@@ -265,6 +279,8 @@ function assistantText(
   let text: string | undefined;
   let refusal: string | undefined;
   for (const part of content) {
+    // Not a part at all (only a broken item has one): the caller names the item.
+    if (typeof part !== 'object' || part === null) throw new TypeError('not a content part');
     if (part.type === 'output_text' || part.type === 'input_text')
       text = (text ?? '') + field(part, 'text', providerId);
     else if (part.type === 'refusal')

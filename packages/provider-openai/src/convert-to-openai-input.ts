@@ -13,6 +13,7 @@ import type {
   ModelSettings,
   ToolDefinition,
 } from '@baton/kernel';
+import { inputItemError } from '@baton/provider-utils';
 import { toResponsesTools } from './responses-tools.js';
 
 /** The JSON body sent to `client.responses.create` (snake_case, as on the wire). */
@@ -58,18 +59,25 @@ const ID_PREFIX: Record<string, string> = { message: 'msg', function_call: 'fc',
  * - a `local_shell_call_output` is sent with the call id as its `id`, as the API names it;
  * - every other item (hosted-tool calls, `compaction`, `item_reference`, MCP approvals, …) is
  *   passed through unchanged.
+ *
+ * @throws UserError naming the first item the kernel's item check rejects, when such an item
+ *   breaks the conversion (e.g. a `null` content part in an assistant message).
  */
 export function toResponsesInput(
   items: readonly Item[],
   options: { store?: boolean } = {},
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    // A compaction item stands for everything before it: drop what was converted so far.
-    if (item.type === 'compaction') out.length = 0;
-    const wire = wireItem(item, options);
-    if (wire) out.push(wire);
+  try {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      // A compaction item stands for everything before it: drop what was converted so far.
+      if (item.type === 'compaction') out.length = 0;
+      const wire = wireItem(item, options);
+      if (wire) out.push(wire);
+    }
+  } catch (error) {
+    throw inputItemError(error, items, 'the OpenAI Responses API');
   }
   return out;
 }
@@ -82,7 +90,12 @@ export function toResponsesInputItem(
   item: Item,
   options: { store?: boolean } = {},
 ): Record<string, unknown> | undefined {
-  const wire = wireItem(item, options);
+  let wire: Record<string, unknown> | undefined;
+  try {
+    wire = wireItem(item, options);
+  } catch (error) {
+    throw inputItemError(error, [item], 'the OpenAI Responses API');
+  }
   return wire === item ? { ...wire } : wire;
 }
 

@@ -3,5 +3,6 @@
  * provider stream and the output check that keeps a malformed item out of the transcript. For
  * authors of providers; applications do not need it.
  */
+export { inputItemError } from './input-check.js';
 export { assertValidOutputItems } from './output-check.js';
 export { type PumpSteps, type StepResult, StreamPump } from './stream-pump.js';

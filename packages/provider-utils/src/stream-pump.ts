@@ -45,8 +45,14 @@ interface Settling {
 /** Every settling source, and one timer for all of them (not one per stream). */
 const settling = new Set<Settling>();
 let settleTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The `setTimeout` the timer was armed with: when another one is installed (fake timers in a
+ * test, then real ones again), a timer of the old clock may never fire, so a new one is armed.
+ */
+let armedWith: typeof setTimeout | undefined;
 
 function armSettleTimer(delayMs: number): void {
+  armedWith = setTimeout;
   settleTimer = setTimeout(sweepSettling, delayMs);
   (settleTimer as { unref?: () => void }).unref?.();
 }
@@ -63,6 +69,11 @@ function sweepSettling(): void {
     } else if (entry.deadline < next) next = entry.deadline;
   }
   if (settling.size > 0) armSettleTimer(Math.max(1, next - now));
+}
+
+/** What a source's `next()` resolving to a non-object fails with (as `for await` does). */
+function notAResult(value: unknown): TypeError {
+  return new TypeError(`Iterator result ${String(value)} is not an object`);
 }
 
 /**
@@ -163,7 +174,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
       return;
     }
     settling.add(entry);
-    if (settleTimer === undefined) armSettleTimer(SETTLE_MS);
+    if (settleTimer === undefined || armedWith !== setTimeout) armSettleTimer(SETTLE_MS);
     Promise.resolve(pending).then(
       (next) => (next.done ? settling.delete(entry) : entry.close()),
       () => settling.delete(entry),
@@ -199,6 +210,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
       this.pulling = undefined;
       return DONE;
     }
+    if (typeof next !== 'object' || next === null) return this.readFailed(notAResult(next));
     const out = this.queue;
     if (next.done) return this.pull(out, next);
     let stop: StepResult | Promise<StepResult>;
@@ -245,6 +257,7 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
           phase = 'read';
           try {
             next = await source.next();
+            if (typeof next !== 'object' || next === null) throw notAResult(next);
           } catch (error) {
             this.sourceDone = true;
             throw error;

@@ -232,6 +232,22 @@ export class ToolGuardrailTripwireTriggered extends BatonError {
 }
 
 /**
+ * A thrown value as text for an error message, whatever it is (never throws): an Error's
+ * message, a string as it is, else its JSON or `String()` (`[object Object]` for an object
+ * that converts to neither, e.g. one without a prototype).
+ */
+export function describeThrown(value: unknown): string {
+  try {
+    if (value instanceof Error) return value.message;
+    if (typeof value === 'string') return value;
+    const json = value !== null && typeof value === 'object' ? JSON.stringify(value) : undefined;
+    return json !== undefined && json !== '{}' ? json : String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/**
  * `error` when it is an `Error`; otherwise a `UserError` saying that `where` threw a value that is
  * not an Error (a string, `null`, a plain object), with the value as `cause`.
  */
@@ -239,10 +255,9 @@ export function nonErrorThrown(error: unknown, where: string): unknown {
   if (error instanceof Error) return error;
   let shown: string;
   try {
-    shown =
-      typeof error === 'string' ? JSON.stringify(error) : (JSON.stringify(error) ?? String(error));
+    shown = JSON.stringify(error) ?? describeThrown(error);
   } catch {
-    shown = String(error);
+    shown = describeThrown(error);
   }
   return new UserError(
     `${where} threw ${shown.slice(0, 200)}, which is not an Error. Throw an Error object, so the failure carries a message and a stack.`,

@@ -5,9 +5,11 @@
 import type { RunOutcome } from '../capability/capability.js';
 import {
   BatonError,
+  describeThrown,
   MaxTurnsExceededError,
   nonErrorThrown,
   RunAbortedError,
+  UserError,
 } from '../errors/errors.js';
 import { assistantMessage } from '../items/item-helpers.js';
 import type { RunItem } from '../items/run-items.js';
@@ -78,12 +80,18 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
         if (!handler) throw new MaxTurnsExceededError(maxTurns);
         const handled = await handler(state.context, { maxTurns });
         const output = handledOutput('maxTurns', handled);
-        if (handled.includeInHistory !== false) {
-          const text = typeof output === 'string' ? output : JSON.stringify(output);
+        // No empty assistant message for an output without text (`undefined`, a function).
+        const text =
+          handled.includeInHistory === false
+            ? undefined
+            : typeof output === 'string'
+              ? output
+              : historyText(output);
+        if (text) {
           const item: RunItem<AnyAgent> = {
             type: 'message_output_item',
             agent: state.currentAgent,
-            raw_item: assistantMessage(text ?? ''),
+            raw_item: assistantMessage(text),
           };
           appendItems(rt, [item]);
           rt.emit(itemEvent(item));
@@ -164,4 +172,16 @@ async function complete(rt: RunRuntime): Promise<RunState<any, AnyAgent>> {
     h.onAgentEnd?.(state.context, agent, state.finalOutput),
   );
   return state;
+}
+
+/** A maxTurns handler's non-string output as the assistant text put into the history. */
+function historyText(output: unknown): string | undefined {
+  try {
+    return JSON.stringify(output);
+  } catch (error) {
+    throw new UserError(
+      `errorHandlers.maxTurns returned a finalOutput that cannot be written to the history as JSON (${describeThrown(error)}). Return a string or a JSON value, or return { finalOutput, includeInHistory: false }.`,
+      { cause: error },
+    );
+  }
 }

@@ -119,7 +119,9 @@ export interface RunOptions<TContext = any> {
     /**
      * Instead of `MaxTurnsExceededError`. The final output is also appended to the run's items
      * (and so to `history` and the session) as an assistant message — its text, or its JSON —
-     * unless the handler returns `includeInHistory: false` (as in the OpenAI Agents SDKs).
+     * unless the handler returns `includeInHistory: false` (as in the OpenAI Agents SDKs). An
+     * output without text (`undefined`, `''`, a function) adds no message; one that is not JSON
+     * (a BigInt, a circular object) throws `UserError` unless `includeInHistory` is false.
      */
     maxTurns?: (
       ctx: RunContext<TContext>,

@@ -4,7 +4,7 @@
  * A write is recorded in the state (`pendingSessionWrite`) before it is attempted; a run resumed
  * after a failed write sends that same write first (with the same `appendId` to a v2 session).
  */
-import { BatonError, SessionError, UserError } from '../errors/errors.js';
+import { BatonError, describeThrown, SessionError, UserError } from '../errors/errors.js';
 import { trimToCleanStart } from '../items/item-helpers.js';
 import { findItemIssue } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
@@ -65,7 +65,7 @@ export async function prepareSessionInput(options: RunOptions, newInput: Item[])
  */
 function rethrow(error: unknown, session: Session, operation: 'getItems' | 'addItems'): never {
   if (BatonError.isInstance(error)) throw error;
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = describeThrown(error);
   const next =
     operation === 'addItems'
       ? ' The write is kept in error.state: resume with run(agent, error.state, { session }) once the store is back; it is sent first, once.'

@@ -235,9 +235,20 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
     return data as unknown as SerializedRunStateV1;
   }
 
-  /** `JSON.stringify(this.toJSON())`. */
+  /**
+   * `JSON.stringify(this.toJSON())`.
+   * @throws UserError when a value the state holds is not JSON (a BigInt or circular final
+   *   output, guardrail `outputInfo` or `provider_data`), with the JSON error as `cause`.
+   */
   toString(): string {
-    return JSON.stringify(this.toJSON());
+    try {
+      return JSON.stringify(this.toJSON());
+    } catch (error) {
+      throw new UserError(
+        `This RunState cannot be serialized: a value it holds (the final output, a guardrail's outputInfo, an item's provider_data) is not JSON (${(error as Error).message}). Keep those values JSON-serializable (no BigInt, no circular objects).`,
+        { cause: error },
+      );
+    }
   }
 
   /**

@@ -1,0 +1,104 @@
+/**
+ * Items that break the item vocabulary (from a hand-built input or an edited RunState JSON) give
+ * a `UserError` naming the item, sent through the real `@anthropic-ai/sdk` client in both modes —
+ * never a raw TypeError, never a request; valid items are converted without touching the
+ * caller's (deep-frozen) items or tools.
+ */
+import { BatonError, type Item, UserError } from '@baton/kernel';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { itemsArbitrary } from '../../../fuzz/arbitraries/items.js';
+import {
+  malformedCases,
+  malformedItemsArbitrary,
+} from '../../../fuzz/arbitraries/malformed-items.js';
+import { collect, request, useHarness, weatherTool } from './__fixtures__/harness.js';
+import { buildAnthropicRequest } from './anthropic-request.js';
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function build(
+  input: Item[],
+  tools = [structuredClone(weatherTool)],
+  promptCaching = true,
+): string {
+  return JSON.stringify(
+    buildAnthropicRequest('claude-sonnet-4-6', request(input, { tools }), { promptCaching }),
+  );
+}
+
+describe('malformed input items (Anthropic Messages)', () => {
+  const h = useHarness();
+  const cases = malformedCases();
+  for (const { label, item } of cases) {
+    for (const stream of [false, true]) {
+      it(`${label}: a UserError naming item 1, nothing sent (stream: ${stream})`, async () => {
+        const input = [
+          { type: 'function_call', call_id: 'c1', name: 'get_weather', arguments: '{}' },
+          item,
+        ] as Item[];
+        const before = JSON.stringify(input);
+        let error: unknown;
+        try {
+          build(input);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(UserError);
+        if (/^Input item/.test((error as Error).message))
+          expect((error as Error).message).toMatch(/^Input item 1 .*is not a valid item \(/);
+        const model = h.model();
+        const run = stream
+          ? collect(model.getStreamedResponse(request(input)))
+          : model.getResponse(request(input));
+        await expect(run).rejects.toBeInstanceOf(UserError);
+        expect(h.server.requests).toHaveLength(0);
+        expect(JSON.stringify(input)).toBe(before);
+      });
+    }
+  }
+
+  it('any transcript with one broken item: a Baton error or a body, never a raw error', async () => {
+    const arb = await malformedItemsArbitrary();
+    fc.assert(
+      fc.property(arb, ({ items, index }) => {
+        try {
+          build(items);
+        } catch (error) {
+          if (!BatonError.isInstance(error)) throw error;
+          const named = /^Input item (\d+)/.exec((error as Error).message);
+          if (named) expect(Number(named[1])).toBeLessThanOrEqual(index);
+        }
+      }),
+      { numRuns: 400, seed: 7 },
+    );
+  });
+
+  it('deep-frozen items and tools convert to the same bytes and stay unchanged', async () => {
+    const arb = await itemsArbitrary(10);
+    fc.assert(
+      fc.property(arb, fc.boolean(), (items, promptCaching) => {
+        const outcome = (input: Item[], tools?: (typeof weatherTool)[]) => {
+          try {
+            return build(input, tools, promptCaching);
+          } catch (error) {
+            if (error instanceof UserError) return `UserError: ${error.message}`;
+            throw error;
+          }
+        };
+        const want = outcome(structuredClone(items));
+        const frozen = deepFreeze(structuredClone(items));
+        const before = JSON.stringify(frozen);
+        expect(outcome(frozen, [deepFreeze(structuredClone(weatherTool))])).toBe(want);
+        expect(JSON.stringify(frozen)).toBe(before);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+});
