@@ -4,24 +4,12 @@
  * never a raw TypeError, never a request; valid items are converted without touching the
  * caller's (deep-frozen) items or tools.
  */
-import { BatonError, type Item, UserError } from '@baton/kernel';
-import fc from 'fast-check';
+import { type Item, UserError } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
-import { itemsArbitrary } from '../../../fuzz/arbitraries/items.js';
-import {
-  malformedCases,
-  malformedItemsArbitrary,
-} from '../../../fuzz/arbitraries/malformed-items.js';
+import { checkBrokenItems, checkFrozenInput } from '../../../fuzz/arbitraries/converter-checks.js';
+import { malformedCases } from '../../../fuzz/arbitraries/malformed-items.js';
 import { collect, request, useHarness, weatherTool } from './__fixtures__/harness.js';
 import { buildAnthropicRequest } from './anthropic-request.js';
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 function build(
   input: Item[],
@@ -64,41 +52,9 @@ describe('malformed input items (Anthropic Messages)', () => {
     }
   }
 
-  it('any transcript with one broken item: a Baton error or a body, never a raw error', async () => {
-    const arb = await malformedItemsArbitrary();
-    fc.assert(
-      fc.property(arb, ({ items, index }) => {
-        try {
-          build(items);
-        } catch (error) {
-          if (!BatonError.isInstance(error)) throw error;
-          const named = /^Input item (\d+)/.exec((error as Error).message);
-          if (named) expect(Number(named[1])).toBeLessThanOrEqual(index);
-        }
-      }),
-      { numRuns: 400, seed: 7 },
-    );
-  });
+  it('any transcript with one broken item: a Baton error or a body, never a raw error', () =>
+    checkBrokenItems(build));
 
-  it('deep-frozen items and tools convert to the same bytes and stay unchanged', async () => {
-    const arb = await itemsArbitrary(10);
-    fc.assert(
-      fc.property(arb, fc.boolean(), (items, promptCaching) => {
-        const outcome = (input: Item[], tools?: (typeof weatherTool)[]) => {
-          try {
-            return build(input, tools, promptCaching);
-          } catch (error) {
-            if (error instanceof UserError) return `UserError: ${error.message}`;
-            throw error;
-          }
-        };
-        const want = outcome(structuredClone(items));
-        const frozen = deepFreeze(structuredClone(items));
-        const before = JSON.stringify(frozen);
-        expect(outcome(frozen, [deepFreeze(structuredClone(weatherTool))])).toBe(want);
-        expect(JSON.stringify(frozen)).toBe(before);
-      }),
-      { numRuns: 300, seed: 7 },
-    );
-  });
+  it('deep-frozen items and tools convert to the same bytes and stay unchanged', () =>
+    checkFrozenInput(build, weatherTool));
 });

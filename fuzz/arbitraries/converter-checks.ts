@@ -1,0 +1,57 @@
+/**
+ * Two properties every request converter keeps (the provider-chat, -anthropic and -openai
+ * `bad-input-items` tests run them on their own `build`): a transcript with one broken item gives
+ * a Baton error naming that item (or a body), never a raw error; and deep-frozen items and tools
+ * convert to the same bytes as unfrozen copies and stay unchanged.
+ */
+import { BatonError, type Item, UserError } from '@baton/kernel';
+import fc from 'fast-check';
+import { itemsArbitrary } from './items.js';
+import { malformedItemsArbitrary } from './malformed-items.js';
+import { deepFreeze } from './mutations.js';
+
+/** Builds the request body of `input` (and `tools`, default the test's own) as JSON text. */
+export type BuildBody<T> = (input: Item[], tools?: T[]) => string;
+
+/** 400 transcripts with one broken item: `build` returns a body or throws a Baton error. */
+export async function checkBrokenItems<T>(build: BuildBody<T>): Promise<void> {
+  const arb = await malformedItemsArbitrary();
+  fc.assert(
+    fc.property(arb, ({ items, index }) => {
+      try {
+        build(items);
+      } catch (error) {
+        if (!BatonError.isInstance(error)) throw error;
+        const named = /^Input item (\d+)/.exec((error as Error).message)?.[1];
+        if (named !== undefined && Number(named) > index)
+          throw new Error(`The error names item ${named}, after the broken item ${index}.`);
+      }
+    }),
+    { numRuns: 400, seed: 7 },
+  );
+}
+
+/** 300 valid transcripts: frozen copies (and a frozen `tool`) give the same outcome, unchanged. */
+export async function checkFrozenInput<T>(build: BuildBody<T>, tool: T): Promise<void> {
+  const arb = await itemsArbitrary(10);
+  const outcome = (input: Item[], tools?: T[]) => {
+    try {
+      return build(input, tools);
+    } catch (error) {
+      if (error instanceof UserError) return `UserError: ${error.message}`;
+      throw error;
+    }
+  };
+  fc.assert(
+    fc.property(arb, (items) => {
+      const want = outcome(structuredClone(items));
+      const frozen = deepFreeze(structuredClone(items));
+      const before = JSON.stringify(frozen);
+      const got = outcome(frozen, [deepFreeze(structuredClone(tool))]);
+      if (got !== want) throw new Error(`Frozen input converted differently:\n${got}\n${want}`);
+      if (JSON.stringify(frozen) !== before)
+        throw new Error("The converter changed the caller's items.");
+    }),
+    { numRuns: 300, seed: 7 },
+  );
+}
