@@ -55,3 +55,39 @@ export async function checkFrozenInput<T>(build: BuildBody<T>, tool: T): Promise
     { numRuns: 300, seed: 7 },
   );
 }
+
+/** What converting gives: the body as JSON text, or a `UserError`'s name and message. */
+export type ConversionOutcome = { json: string } | { error: string };
+
+/** Runs `build`; a `UserError` becomes its text (any other error is thrown). */
+export function conversionOutcome(build: () => unknown): ConversionOutcome {
+  try {
+    return { json: JSON.stringify(build()) };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { error: `${error.name}: ${error.message}` };
+  }
+}
+
+/** P2's history: cycles of a user message, a call, its output and an assistant answer. */
+export function p2History(n: number): Item[] {
+  return Array.from({ length: n }, (_, i): Item => {
+    const call = `call_${Math.floor(i / 4)}`;
+    const text = `text ${i}`;
+    switch (i % 4) {
+      case 0:
+        return { type: 'message', role: 'user', content: text };
+      case 1:
+        return {
+          type: 'function_call',
+          call_id: call,
+          name: 'lookup',
+          arguments: `{"order":"#${i}"}`,
+        };
+      case 2:
+        return { type: 'function_call_output', call_id: call, output: text };
+      default:
+        return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] };
+    }
+  });
+}

@@ -5,23 +5,13 @@
  * (fast-check, fixed seed), on histories mixing every item kind and content shape, and on the
  * long history of bench P2.
  */
-import { type Item, type ModelRequest, UserError } from '@baton/kernel';
+import type { Item, ModelRequest } from '@baton/kernel';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { conversionOutcome, p2History } from '../../../fuzz/arbitraries/converter-checks.js';
 import { itemsArbitrary } from '../../../fuzz/arbitraries/items.js';
 import { buildAnthropicRequest as referenceRequest } from './__fixtures__/reference/anthropic-request.js';
 import { type AnthropicRequestOptions, buildAnthropicRequest } from './anthropic-request.js';
-
-type Outcome = { json: string } | { error: string };
-
-function outcome(build: () => unknown): Outcome {
-  try {
-    return { json: JSON.stringify(build()) };
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    return { error: `${error.name}: ${error.message}` };
-  }
-}
 
 function request(input: Item[], extra: Partial<ModelRequest> = {}): ModelRequest {
   return {
@@ -54,8 +44,8 @@ const OPTIONS: AnthropicRequestOptions[] = [{}, { promptCaching: true }, { defau
 function expectSame(req: ModelRequest, options: AnthropicRequestOptions) {
   // Each side gets its own copy: the builders must not depend on (or leave) shared state.
   const copy = structuredClone(req);
-  const now = outcome(() => buildAnthropicRequest('claude', req, options));
-  const before = outcome(() => referenceRequest('claude', copy, options));
+  const now = conversionOutcome(() => buildAnthropicRequest('claude', req, options));
+  const before = conversionOutcome(() => referenceRequest('claude', copy, options));
   expect(now).toEqual(before);
   return now;
 }
@@ -159,29 +149,6 @@ const MIXED: Item[] = [
   { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Thanks' }] },
 ];
 
-/** P2's history: cycles of a user message, a call, its output and an assistant answer. */
-function benchHistory(n: number): Item[] {
-  return Array.from({ length: n }, (_, i): Item => {
-    const call = `call_${Math.floor(i / 4)}`;
-    const text = `text ${i}`;
-    switch (i % 4) {
-      case 0:
-        return { type: 'message', role: 'user', content: text };
-      case 1:
-        return {
-          type: 'function_call',
-          call_id: call,
-          name: 'lookup',
-          arguments: `{"order":"#${i}"}`,
-        };
-      case 2:
-        return { type: 'function_call_output', call_id: call, output: text };
-      default:
-        return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] };
-    }
-  });
-}
-
 describe('anthropic request: the same bytes as before the single-pass rewrite', () => {
   it('every item kind and content shape, with each option, in every prefix and suffix of a mixed history', () => {
     for (const options of OPTIONS)
@@ -262,7 +229,7 @@ describe('anthropic request: the same bytes as before the single-pass rewrite', 
 
   it('P2 histories of 100 and 1,000 items', () => {
     for (const n of [100, 1000])
-      for (const options of OPTIONS) expectSame(request(benchHistory(n)), options);
+      for (const options of OPTIONS) expectSame(request(p2History(n)), options);
   });
 
   it('any schema-valid transcript (fast-check, fixed seed)', async () => {

@@ -4,23 +4,13 @@
  * `UserError` message — on every schema-valid transcript (fast-check, fixed seed), on histories
  * mixing every item kind and content shape, and on the long history of bench P2.
  */
-import { type Item, type ModelRequest, UserError } from '@baton/kernel';
+import type { Item, ModelRequest } from '@baton/kernel';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { conversionOutcome, p2History } from '../../../fuzz/arbitraries/converter-checks.js';
 import { itemsArbitrary } from '../../../fuzz/arbitraries/items.js';
 import { convertToChatInput as referenceInput } from './__fixtures__/reference/convert-to-chat-input.js';
 import { type ChatInputOptions, convertToChatInput } from './convert-to-chat-input.js';
-
-type Outcome = { json: string } | { error: string };
-
-function outcome(build: () => unknown): Outcome {
-  try {
-    return { json: JSON.stringify(build()) };
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    return { error: `${error.name}: ${error.message}` };
-  }
-}
 
 function request(input: Item[], extra: Partial<ModelRequest> = {}): ModelRequest {
   return {
@@ -50,8 +40,8 @@ const OPTIONS: ChatInputOptions[] = [
 ];
 
 function expectSame(req: ModelRequest, options: ChatInputOptions) {
-  const now = outcome(() => convertToChatInput(req, 'm', options));
-  const before = outcome(() => referenceInput(req, 'm', options));
+  const now = conversionOutcome(() => convertToChatInput(req, 'm', options));
+  const before = conversionOutcome(() => referenceInput(req, 'm', options));
   expect(now).toEqual(before);
   return now;
 }
@@ -133,29 +123,6 @@ const MIXED: Item[] = [
   { type: 'message', role: 'developer', content: 'Very late developer note.' },
   { type: 'function_call', call_id: 'call_4', name: 'lookup', arguments: '{}' },
 ];
-
-/** P2's history: cycles of a user message, a call, its output and an assistant answer. */
-function benchHistory(n: number): Item[] {
-  return Array.from({ length: n }, (_, i): Item => {
-    const call = `call_${Math.floor(i / 4)}`;
-    const text = `text ${i}`;
-    switch (i % 4) {
-      case 0:
-        return { type: 'message', role: 'user', content: text };
-      case 1:
-        return {
-          type: 'function_call',
-          call_id: call,
-          name: 'lookup',
-          arguments: `{"order":"#${i}"}`,
-        };
-      case 2:
-        return { type: 'function_call_output', call_id: call, output: text };
-      default:
-        return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] };
-    }
-  });
-}
 
 describe('chat converters: the same bytes as before the single-pass rewrite', () => {
   it('every item kind and content shape, with each option, in every prefix of a mixed history', () => {
@@ -243,7 +210,7 @@ describe('chat converters: the same bytes as before the single-pass rewrite', ()
 
   it('P2 histories of 100 and 1,000 items', () => {
     for (const n of [100, 1000])
-      for (const options of OPTIONS) expectSame(request(benchHistory(n)), options);
+      for (const options of OPTIONS) expectSame(request(p2History(n)), options);
   });
 
   it('any schema-valid transcript (fast-check, fixed seed)', async () => {
