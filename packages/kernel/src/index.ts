@@ -134,6 +134,7 @@ export type {
   RunItemStreamEvent,
   RunStreamEvent,
 } from './loop/run-events.js';
+export { OUTPUT_GUARDRAIL_WITHHELD_TEXT } from './loop/run-guardrails.js';
 export type {
   BackoffOptions,
   DurabilityHooks,

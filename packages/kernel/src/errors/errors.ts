@@ -207,7 +207,11 @@ export class InputGuardrailTripwireTriggered extends BatonError implements State
   }
 }
 
-/** An output guardrail's tripwire fired on the final output. `result` is the guardrail's result. */
+/**
+ * An output guardrail's tripwire fired on the final output. `result` is the guardrail's result
+ * (without `outputInfo` when the output came from tool results, which `state` then withholds:
+ * `OUTPUT_GUARDRAIL_WITHHELD_TEXT`).
+ */
 export class OutputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
   constructor(
     guardrailName: string,

@@ -82,11 +82,24 @@ export function startParallelInputGuardrails(
   return { signal: controller.signal, done };
 }
 
-/** Runs output guardrails on the final output; rejects with the first tripwire. */
+/**
+ * What a tool output blocked by an output guardrail reads as in the run's state (and so in a
+ * resume's history and the tripwire error): the same text as openai-agents-js
+ * (`OUTPUT_GUARDRAIL_BLOCKED_TOOL_OUTPUT`, docs/guides/guardrails "Rejected terminal tool outputs").
+ */
+export const OUTPUT_GUARDRAIL_WITHHELD_TEXT = 'Output withheld by an output guardrail.';
+
+/**
+ * Runs output guardrails on the final output; rejects with the first tripwire. `toolCallIds`:
+ * the calls whose results made the output (`toolUseBehavior`); on a tripwire their outputs in
+ * the state become {@link OUTPUT_GUARDRAIL_WITHHELD_TEXT}, and this check's results lose their
+ * `outputInfo` (which may quote the output), as in openai-agents-js (#1712).
+ */
 export async function runOutputGuardrails(
   rt: RunRuntime,
   agent: AnyAgent,
   output: unknown,
+  toolCallIds?: string[],
 ): Promise<void> {
   const guardrails = [...agent.outputGuardrails, ...(rt.options.outputGuardrails ?? [])];
   if (guardrails.length === 0) return;
@@ -94,5 +107,23 @@ export async function runOutputGuardrails(
   const results = await Promise.all(guardrails.map((g) => runOne(rt, agent, g, args)));
   rt.state.outputGuardrailResults.push(...results);
   const tripped = results.find((r) => r.output.tripwireTriggered);
-  if (tripped) throw new OutputGuardrailTripwireTriggered(tripped.guardrailName, tripped);
+  if (!tripped) return;
+  if (toolCallIds) withholdToolOutputs(rt, toolCallIds, results);
+  throw new OutputGuardrailTripwireTriggered(tripped.guardrailName, tripped);
+}
+
+function withholdToolOutputs(rt: RunRuntime, callIds: string[], results: GuardrailResult[]) {
+  for (const r of results) r.output = { tripwireTriggered: r.output.tripwireTriggered };
+  const items = rt.state.generatedItems;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item.type !== 'tool_call_output_item' || item.raw_item.type !== 'function_call_output')
+      continue;
+    if (!callIds.includes(item.raw_item.call_id)) continue;
+    items[i] = {
+      ...item,
+      raw_item: { ...item.raw_item, output: OUTPUT_GUARDRAIL_WITHHELD_TEXT },
+      output: OUTPUT_GUARDRAIL_WITHHELD_TEXT,
+    };
+  }
 }

@@ -112,7 +112,7 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
           (rt.agentSpan.data as AgentSpanData).interruptions = spanInterruptions(rt);
         return state;
       }
-      if (step.type === 'final_output') return await finish(rt, step.output);
+      if (step.type === 'final_output') return await finish(rt, step.output, step.toolCallIds);
       endSpans(rt);
       state.currentAgent = step.newAgent;
       state.agentStarted = false;
@@ -150,13 +150,17 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
   }
 }
 
-async function finish(rt: RunRuntime, output: unknown): Promise<RunState<any, AnyAgent>> {
+async function finish(
+  rt: RunRuntime,
+  output: unknown,
+  toolCallIds?: string[],
+): Promise<RunState<any, AnyAgent>> {
   const { state } = rt;
   const agent = state.currentAgent;
   // Kept before the guardrails run and the session write, so a run stopped during either
   // resumes from this output: guardrails again, or the write alone (no second model call).
   state.finalOutput = output;
-  await runOutputGuardrails(rt, agent, output).catch((error) => {
+  await runOutputGuardrails(rt, agent, output, toolCallIds).catch((error) => {
     if (!rt.signal?.aborted) state.finalOutput = undefined; // tripped: a resume asks the model
     throw error;
   });

@@ -214,7 +214,12 @@ async function finishTurn(
     if (target) next = { type: 'handoff', newAgent: target };
   } else if (exec.toolResults.length > 0) {
     const decided = await decideToolUseFinalOutput(rt, agent, exec.toolResults);
-    if (decided) next = { type: 'final_output', output: decided.finalOutput };
+    if (decided)
+      next = {
+        type: 'final_output',
+        output: decided.finalOutput,
+        toolCallIds: exec.toolResults.map((r) => r.callId),
+      };
   } else if (
     pending.functionCalls.length === 0 &&
     !pending.handoffCall &&
