@@ -124,7 +124,11 @@ export class MaxTurnsExceededError extends BatonError implements StateCarrier {
   }
 }
 
-/** The run was aborted through its `signal`. `history` is replayable (no call without output). */
+/**
+ * The run was aborted through its `signal` (also while a session call hangs). `history` is
+ * replayable (no call without output); `state` resumes it — absent only when the abort came
+ * during a new run's session read, before anything ran (run again).
+ */
 export class RunAbortedError extends BatonError implements StateCarrier {
   declare history?: Item[];
   constructor(message = 'The run was aborted by its AbortSignal.', options?: { cause?: unknown }) {

@@ -4,9 +4,11 @@
  * the session already holds (the state was resumed before; running it again repeats its effect).
  */
 import { UserError } from '../errors/errors.js';
+import type { FunctionCallOutputItem, Item } from '../items/item-types.js';
 import type { RunState } from '../run-state/run-state.js';
 import type { RunOptions } from './run-options.js';
 import { type AnyAgent, hasOutput } from './run-runtime.js';
+import { getSessionItems } from './session-io.js';
 
 const named = (id: string | null | undefined) => (id == null ? 'no session' : `session "${id}"`);
 
@@ -57,8 +59,11 @@ export async function refuseSessionHeldCalls(state: RunState, options: RunOption
       .map((c) => [c.call_id, c]),
   );
   if (open.size === 0) return;
-  for (const item of await options.session.getItems()) {
-    const call = item?.type === 'function_call_output' ? open.get(item.call_id) : undefined;
+  for (const item of await getSessionItems(options.session, undefined, options.signal)) {
+    const call =
+      (item as Item | null)?.type === 'function_call_output'
+        ? open.get((item as FunctionCallOutputItem).call_id)
+        : undefined;
     if (call)
       throw new UserError(
         `This RunState was already resumed: session "${options.session.sessionId}" holds the output of call ${call.call_id} (tool "${call.name}"), so the call is not run again. Go on from the session (run(agent, newInput, { session })) or from the newest saved state.`,

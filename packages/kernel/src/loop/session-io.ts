@@ -13,37 +13,66 @@ import type { RunState } from '../run-state/run-state.js';
 import type { Session, SessionSettings, SessionV2 } from '../session/session.js';
 import type { RunOptions } from './run-options.js';
 import type { RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
+
+/** Calls a store method (a sync throw becomes a rejection), ended early by `signal`. */
+function storeCall<T>(call: () => T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  let pending: T | Promise<T>;
+  try {
+    pending = call();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return untilAborted(Promise.resolve(pending), signal);
+}
+
+/**
+ * `session.getItems(limit)` as a list: a store failure becomes a `SessionError`, and the read
+ * rejects with the run's abort error as soon as `signal` aborts (a hung store cannot hold an
+ * aborted run; its late answer is ignored).
+ * @throws SessionError when `getItems` fails or returns no list; RunAbortedError on abort.
+ */
+export async function getSessionItems(
+  session: Session,
+  limit: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<unknown[]> {
+  let items: unknown;
+  try {
+    items = await storeCall(() => session.getItems(limit), signal);
+  } catch (error) {
+    rethrow(error, session, 'getItems');
+  }
+  if (!Array.isArray(items))
+    throw new SessionError(
+      `Session "${session.sessionId}" returned ${typeof items} from getItems(); a Session must return an item list.`,
+      { operation: 'getItems', key: session.sessionId },
+    );
+  return items;
+}
 
 /**
  * Reads a session's history for a run: every item is checked with the item schemas (once, here
  * at the boundary), then cut to a clean start (no output without its call first).
- * @throws SessionError when `getItems` returns no list, or (unless `onInvalidItem: 'skip'`) an
- *   invalid item — the message names the session, the index and what is wrong.
+ * `signal`: an abort ends the read at once (default: none).
+ * @throws SessionError when `getItems` fails or returns no list, or (unless
+ *   `onInvalidItem: 'skip'`) an invalid item — the message names the session, the index and what
+ *   is wrong. RunAbortedError (without a state: nothing ran) when `signal` aborts.
  */
 export async function readSessionHistory(
   session: Session,
   settings: SessionSettings = {},
+  signal?: AbortSignal,
 ): Promise<Item[]> {
-  let items: unknown;
-  try {
-    items = await session.getItems(settings.limit);
-  } catch (error) {
-    rethrow(error, session, 'getItems');
-  }
-  const fail = (what: string) =>
-    new SessionError(`Session "${session.sessionId}" returned ${what}`, {
-      operation: 'getItems',
-      key: session.sessionId,
-    });
-  if (!Array.isArray(items))
-    throw fail(`${typeof items} from getItems(); a Session must return an item list.`);
+  const items = await getSessionItems(session, settings.limit, signal);
   const valid: Item[] = [];
   for (let i = 0; i < items.length; i++) {
     const issue = findItemIssue(items[i]);
-    if (issue === undefined) valid.push(items[i]);
+    if (issue === undefined) valid.push(items[i] as Item);
     else if (settings.onInvalidItem !== 'skip')
-      throw fail(
-        `a malformed item at index ${i} of ${items.length} (${issue}). Repair or delete it in the store (popItem() removes the newest), or run with sessionSettings: { onInvalidItem: 'skip' } to leave it out.`,
+      throw new SessionError(
+        `Session "${session.sessionId}" returned a malformed item at index ${i} of ${items.length} (${issue}). Repair or delete it in the store (popItem() removes the newest), or run with sessionSettings: { onInvalidItem: 'skip' } to leave it out.`,
+        { operation: 'getItems', key: session.sessionId },
       );
   }
   // Also drops the calls and outputs a left-out row had paired.
@@ -53,7 +82,11 @@ export async function readSessionHistory(
 /** The first turn's model input: session history (clean boundary) + the new input. */
 export async function prepareSessionInput(options: RunOptions, newInput: Item[]): Promise<Item[]> {
   if (!options.session) return newInput;
-  const history = await readSessionHistory(options.session, options.sessionSettings);
+  const history = await readSessionHistory(
+    options.session,
+    options.sessionSettings,
+    options.signal,
+  );
   if (options.sessionInputCallback) return options.sessionInputCallback(history, newInput.slice());
   return [...history, ...newInput];
 }
@@ -88,9 +121,15 @@ async function send(rt: RunRuntime, write?: RunState['pendingSessionWrite']): Pr
       `This RunState holds a session write that did not complete (appendId "${w.appendId}"): resume it with its \`session\` option, or set state.pendingSessionWrite = undefined to drop that write.`,
     );
   try {
-    if ('specificationVersion' in session && session.specificationVersion === 'v2')
-      await session.addItems(w.items, { appendId: w.appendId });
-    else await session.addItems(w.items);
+    // An abort ends a hung write at once; the write stays pending in the state (a resume sends
+    // it again, with the same appendId to a v2 session).
+    await storeCall(
+      () =>
+        'specificationVersion' in session && session.specificationVersion === 'v2'
+          ? session.addItems(w.items, { appendId: w.appendId })
+          : session.addItems(w.items),
+      rt.signal,
+    );
   } catch (error) {
     rethrow(error, session, 'addItems');
   }
