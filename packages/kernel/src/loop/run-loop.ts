@@ -72,7 +72,7 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
     if (state.hasFinalOutput) return await complete(rt);
     // Stopped while its output guardrails judged a final output: judge it again (no model call).
     if (!state.pendingTurn && state.finalOutput !== undefined)
-      return await finish(rt, state.finalOutput);
+      return await finish(rt, state.finalOutput, trailingToolOutputIds(state));
     for (;;) {
       const { maxTurns } = state;
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
@@ -166,6 +166,21 @@ async function finish(
   });
   state.hasFinalOutput = true;
   return complete(rt);
+}
+
+/**
+ * The calls whose outputs end the generated items (a final output `toolUseBehavior` made from
+ * them; a model's final message ends the items otherwise), for a resume that judges it again.
+ */
+function trailingToolOutputIds(state: RunState<any, AnyAgent>): string[] | undefined {
+  const ids: string[] = [];
+  for (let i = state.generatedItems.length - 1; i >= 0; i--) {
+    const item = state.generatedItems[i];
+    if (item.type !== 'tool_call_output_item' || item.raw_item.type !== 'function_call_output')
+      break;
+    ids.push(item.raw_item.call_id);
+  }
+  return ids.length > 0 ? ids.reverse() : undefined;
 }
 
 async function complete(rt: RunRuntime): Promise<RunState<any, AnyAgent>> {

@@ -8,7 +8,7 @@ import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { runMode } from '../__tests__/both-modes.js';
 import { Agent, type ToolUseBehavior } from '../agent/agent.js';
-import { OutputGuardrailTripwireTriggered } from '../errors/errors.js';
+import { OutputGuardrailTripwireTriggered, RunAbortedError } from '../errors/errors.js';
 import { outputGuardrail } from '../guardrail/guardrail.js';
 import { run } from '../loop/run.js';
 import { OUTPUT_GUARDRAIL_WITHHELD_TEXT } from '../loop/run-guardrails.js';
@@ -91,6 +91,37 @@ for (const stream of [false, true])
         expect(input).not.toContain('123-45');
         expect(input).toContain(OUTPUT_GUARDRAIL_WITHHELD_TEXT);
       });
+
+    it('a run aborted while its guardrails judged the tool output, resumed from JSON: the trip withholds the results too', async () => {
+      let hang = true;
+      const judge = outputGuardrail({
+        name: 'pii',
+        execute: (args) => (hang ? new Promise<never>(() => {}) : noPii.execute(args)),
+      });
+      const lookup = tool({ name: 'lookup', description: '', execute: () => SECRET });
+      const agent = new Agent({
+        name: 'A',
+        tools: [lookup],
+        model: new ScriptedModel([[fc('lookup', {}, 'c1')], [msg('fine')]]),
+        toolUseBehavior: 'stop_on_first_tool',
+        outputGuardrails: [judge],
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 20);
+      const stopped = await runMode(
+        () => ({ agent, input: 'who', options: { signal: controller.signal } }),
+        stream,
+      );
+      expect(stopped.error).toBeInstanceOf(RunAbortedError);
+      const json = ((stopped.error as RunAbortedError).state as RunState).toString();
+      expect(json).toContain('123-45'); // kept to be judged again
+      hang = false;
+      const resumed = await RunState.fromString(agent, json);
+      const tripped = await runMode(() => ({ agent, input: resumed as never }), stream);
+      expect(tripped.error).toBeInstanceOf(OutputGuardrailTripwireTriggered);
+      const state = (tripped.error as OutputGuardrailTripwireTriggered).state as RunState;
+      expect(state.toString()).not.toContain('123-45');
+    });
 
     it('results that pass the guardrails are kept as they are', async () => {
       const lookup = tool({ name: 'lookup', description: '', execute: () => 'harmless' });
