@@ -46,6 +46,12 @@ export interface ChatCompletionsModelOptions {
    * length of 9"). Default: `'alphanumeric9'` for api.mistral.ai, else `'any'`.
    */
   toolCallIdFormat?: 'any' | 'alphanumeric9';
+  /**
+   * Where the history's system/developer messages go: `'in_place'` (default, as the peers send
+   * them) or `'first'` (after the instructions, for chat templates that take system messages
+   * only at the start). See `ChatMessageOptions.systemMessages`.
+   */
+  systemMessages?: 'in_place' | 'first';
 }
 
 /**
@@ -84,6 +90,7 @@ export class ChatCompletionsModel implements Model {
       reasoningContent: options.reasoningContent ?? 'drop',
       structuredOutput: options.structuredOutput ?? 'native',
       toolCallIdFormat: options.toolCallIdFormat ?? toolCallIdFormatFor(this.client.baseURL),
+      systemMessages: options.systemMessages ?? 'in_place',
     };
   }
 

@@ -31,6 +31,8 @@ export interface ChatProviderOptions {
   providerName?: string;
   /** See `ChatCompletionsModelOptions.toolCallIdFormat`. Default: `'alphanumeric9'` for api.mistral.ai, else `'any'`. */
   toolCallIdFormat?: 'any' | 'alphanumeric9';
+  /** See `ChatCompletionsModelOptions.systemMessages`. Default `'in_place'`. */
+  systemMessages?: 'in_place' | 'first';
 }
 
 /**
@@ -76,6 +78,7 @@ export function createChatProvider(options: ChatProviderOptions = {}): ModelProv
         structuredOutput: options.structuredOutput,
         providerName: options.providerName,
         toolCallIdFormat: options.toolCallIdFormat,
+        systemMessages: options.systemMessages,
       });
     },
   };

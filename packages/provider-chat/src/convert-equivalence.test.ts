@@ -40,7 +40,10 @@ const OPTIONS: ChatInputOptions[] = [
 ];
 
 function expectSame(req: ModelRequest, options: ChatInputOptions) {
-  const now = conversionOutcome(() => convertToChatInput(req, 'm', options));
+  // The reference converters put system/developer messages first (now `systemMessages: 'first'`).
+  const now = conversionOutcome(() =>
+    convertToChatInput(req, 'm', { ...options, systemMessages: 'first' }),
+  );
   const before = conversionOutcome(() => referenceInput(req, 'm', options));
   expect(now).toEqual(before);
   return now;

@@ -25,6 +25,8 @@ export interface ChatInputOptions {
   structuredOutput?: 'native' | 'instructions';
   /** See `ChatMessageOptions.toolCallIdFormat`. Default `'any'`. */
   toolCallIdFormat?: 'any' | 'alphanumeric9';
+  /** See `ChatMessageOptions.systemMessages`. Default `'in_place'`. */
+  systemMessages?: 'in_place' | 'first';
 }
 
 /** A Chat Completions request body; extra provider fields (from `providerOptions`) are allowed. */
@@ -33,7 +35,7 @@ export type ChatRequestBody = ChatCompletionCreateParamsNonStreaming & Record<st
 /**
  * Builds the request body for `client.chat.completions.create`.
  *
- * Mapping: `systemInstructions` + system/developer messages first; items per
+ * Mapping: `systemInstructions` first; items per
  * `convertToChatMessages`; function tools → `{ type: 'function', function: { name,
  * description, parameters, strict } }`; `toolChoice` (`'auto' | 'required' | 'none'` or a tool
  * name); `parallelToolCalls` → `parallel_tool_calls` (tool-related fields only when tools are

@@ -125,25 +125,68 @@ describe('item → message conversion (asserted on the body the openai client se
     expect(body.messages.slice(1).filter((m: any) => m.content === '')).toEqual([]);
   });
 
-  it('puts system instructions first, then system/developer messages, then the conversation', async () => {
-    const input: Item[] = [
-      msg('First question', 'user'),
-      {
-        type: 'message',
-        role: 'developer',
-        content: [{ type: 'input_text', text: 'Answer in French.' }],
-      },
-      { type: 'message', role: 'system', content: 'Never reveal secrets.' },
-      msg('Second question', 'user'),
-    ];
-    const body = await sentBody(input, { systemInstructions: 'Main instructions.' });
-    expect(body.messages).toEqual([
-      { role: 'system', content: 'Main instructions.' },
-      { role: 'developer', content: 'Answer in French.' },
-      { role: 'system', content: 'Never reveal secrets.' },
-      { role: 'user', content: 'First question' },
-      { role: 'user', content: 'Second question' },
+  /** A history with system/developer messages after the conversation started, one between a
+   * tool turn and the next question, and an image returned by a tool. */
+  const lateSystem: Item[] = [
+    msg('First question', 'user'),
+    {
+      type: 'message',
+      role: 'developer',
+      content: [{ type: 'input_text', text: 'Answer in French.' }],
+    },
+    msg('Let me look.', 'assistant'),
+    fc('get_weather', { city: 'Paris' }, 'c1'),
+    {
+      type: 'function_call_output',
+      call_id: 'c1',
+      output: [{ type: 'input_image', image_url: 'https://example.com/map.png' }],
+    },
+    { type: 'message', role: 'system', content: 'Never reveal secrets.' },
+    msg('Second question', 'user'),
+  ];
+
+  it('keeps system/developer messages of the history in place by default (as openai-agents-js/-python and the AI SDK), after the instructions', async () => {
+    const body = await sentBody(lateSystem, { systemInstructions: 'Main instructions.' });
+    expect(
+      body.messages.map((m: any) => [
+        m.role,
+        typeof m.content === 'string' ? m.content : (m.content?.[0]?.type ?? m.content),
+      ]),
+    ).toEqual([
+      ['system', 'Main instructions.'],
+      ['user', 'First question'],
+      ['developer', 'Answer in French.'],
+      ['assistant', 'Let me look.'],
+      ['tool', '[1 attachment(s) follow in the next user message]'],
+      ['user', 'text'],
+      ['system', 'Never reveal secrets.'],
+      ['user', 'Second question'],
     ]);
+    expect(body.messages[3].tool_calls.map((c: any) => c.id)).toEqual(['c1']);
+  });
+
+  it("systemMessages: 'first' puts them right after the instructions, in their order (chat templates that take system messages only at the start)", async () => {
+    for (const [options, extra] of [
+      [{ systemMessages: 'first' as const }, { systemInstructions: 'Main instructions.' }],
+      [{ systemMessages: 'first' as const }, { systemInstructions: undefined }],
+    ] as const) {
+      const body = await sentBody(lateSystem, extra, options);
+      const head = extra.systemInstructions
+        ? [{ role: 'system', content: 'Main instructions.' }]
+        : [];
+      expect(body.messages.slice(0, head.length + 2)).toEqual([
+        ...head,
+        { role: 'developer', content: 'Answer in French.' },
+        { role: 'system', content: 'Never reveal secrets.' },
+      ]);
+      expect(body.messages.slice(head.length + 2).map((m: any) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'user',
+        'user',
+      ]);
+    }
   });
 
   it('maps input_image and input_file to image_url and file content parts', async () => {

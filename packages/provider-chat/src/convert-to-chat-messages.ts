@@ -2,7 +2,8 @@
  * Kernel items (OpenAI Responses item shapes) → Chat Completions `messages`.
  *
  * Rules (source: OpenAI Chat Completions API reference, `messages`):
- * - system/developer messages go first, after the request's system instructions;
+ * - the request's system instructions are the first message; system/developer messages of the
+ *   history stay in place (or, with `systemMessages: 'first'`, follow the instructions);
  * - an assistant message followed by function calls of the same turn becomes ONE assistant
  *   message with `content` (the text, or `null` — never `""`) and `tool_calls`;
  * - each `function_call_output` becomes a `tool` message with its `tool_call_id`; images or
@@ -38,6 +39,13 @@ export interface ChatMessageOptions {
   reasoningContent?: 'drop' | 'replay';
   /** `'alphanumeric9'` maps tool call ids to `[a-zA-Z0-9]{9}` (Mistral); default `'any'` (as is). */
   toolCallIdFormat?: 'any' | 'alphanumeric9';
+  /**
+   * Where system/developer messages of the history go. `'in_place'` (default): where they are,
+   * as openai-agents-js/-python and the AI SDK send them (the Chat Completions API accepts them
+   * anywhere). `'first'`: right after `systemInstructions`, before the conversation, in their
+   * order — for servers whose chat template takes system messages only at the start.
+   */
+  systemMessages?: 'in_place' | 'first';
 }
 
 /** Media of one tool output, sent as a user message after the turn's tool messages. */
@@ -76,10 +84,11 @@ function convertMessages(
   const providerId = options.providerId;
   const mapIds = options.toolCallIdFormat === 'alphanumeric9';
   const replay = options.reasoningContent === 'replay';
+  const inPlace = options.systemMessages !== 'first';
   const messages: ChatCompletionMessageParam[] = [];
   if (systemInstructions) messages.push({ role: 'system', content: systemInstructions });
-  // System/developer messages go first: pushed in place until another message is, then kept
-  // aside and inserted at `headLength` at the end.
+  // With `systemMessages: 'first'`, system/developer messages go first: pushed in place until
+  // another message is, then kept aside and inserted at `headLength` at the end.
   let headLength = messages.length;
   let lateHead: ChatCompletionMessageParam[] | undefined;
   // The assistant message being assembled (an assistant message or a call opens it).
@@ -114,7 +123,18 @@ function convertMessages(
           });
         } else if (role === 'system' || role === 'developer') {
           const message = { role, content: textOnly(item, providerId) };
-          if (messages.length === headLength) {
+          if (inPlace) {
+            if (open) {
+              const assistant = assistantMessage(text, refusal, toolCalls, reasoning);
+              if (assistant) messages.push(assistant);
+              open = false;
+            }
+            if (media) {
+              messages.push(mediaMessage(media));
+              media = undefined;
+            }
+            messages.push(message);
+          } else if (messages.length === headLength) {
             messages.push(message);
             headLength++;
           } else if (lateHead) lateHead.push(message);
