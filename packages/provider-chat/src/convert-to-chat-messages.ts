@@ -106,7 +106,16 @@ function convertMessages(
       case 'message': {
         const role = item.role;
         const content = item.content;
-        if (role === 'user') {
+        const system = role === 'system' || role === 'developer';
+        if (system && !inPlace) {
+          const message = { role, content: textOnly(item, providerId) };
+          if (messages.length === headLength) {
+            messages.push(message);
+            headLength++;
+          } else if (lateHead) lateHead.push(message);
+          else lateHead = [message];
+        } else if (role === 'user' || system) {
+          // Ends the assistant turn being assembled (and its tool outputs' media).
           if (open) {
             const message = assistantMessage(text, refusal, toolCalls, reasoning);
             if (message) messages.push(message);
@@ -116,29 +125,14 @@ function convertMessages(
             messages.push(mediaMessage(media));
             media = undefined;
           }
-          pendingReasoning = undefined;
-          messages.push({
-            role: 'user',
-            content: typeof content === 'string' ? content : userContent(content, providerId),
-          });
-        } else if (role === 'system' || role === 'developer') {
-          const message = { role, content: textOnly(item, providerId) };
-          if (inPlace) {
-            if (open) {
-              const assistant = assistantMessage(text, refusal, toolCalls, reasoning);
-              if (assistant) messages.push(assistant);
-              open = false;
-            }
-            if (media) {
-              messages.push(mediaMessage(media));
-              media = undefined;
-            }
-            messages.push(message);
-          } else if (messages.length === headLength) {
-            messages.push(message);
-            headLength++;
-          } else if (lateHead) lateHead.push(message);
-          else lateHead = [message];
+          if (system) messages.push({ role, content: textOnly(item, providerId) });
+          else {
+            pendingReasoning = undefined;
+            messages.push({
+              role: 'user',
+              content: typeof content === 'string' ? content : userContent(content, providerId),
+            });
+          }
         } else {
           if (media) {
             messages.push(mediaMessage(media));

@@ -75,6 +75,9 @@ async function aborted(
   return error as RunAbortedError;
 }
 
+/** The session after the tool run, stored once. */
+const TOOL_RUN = ['user:hello', 'function_call:c1', 'function_call_output:c1', 'assistant:done'];
+
 const texts = (items: Item[]) =>
   items.map((i) =>
     i.type === 'message'
@@ -116,12 +119,7 @@ for (const stream of [false, true])
         session.release(); // the hung write lands after the abort
         const resumed = await go(agent, state, { session }, stream);
         expect(resumed.finalOutput).toBe('done');
-        expect(texts(await session.getItems())).toEqual([
-          'user:hello',
-          'function_call:c1',
-          'function_call_output:c1',
-          'assistant:done',
-        ]);
+        expect(texts(await session.getItems())).toEqual(TOOL_RUN);
         expect(model.requests.length).toBeLessThanOrEqual(2);
       });
 
@@ -144,11 +142,6 @@ for (const stream of [false, true])
       session.release();
       const resumed = await go(agent, await RunState.fromString(agent, json), { session }, stream);
       expect(resumed.finalOutput).toBe('done');
-      expect(texts(await session.getItems())).toEqual([
-        'user:hello',
-        'function_call:c1',
-        'function_call_output:c1',
-        'assistant:done',
-      ]);
+      expect(texts(await session.getItems())).toEqual(TOOL_RUN);
     });
   });
