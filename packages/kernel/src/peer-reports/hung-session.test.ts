@@ -26,11 +26,11 @@ class HangingSession extends MemorySession {
     super();
   }
   override async getItems(limit?: number): Promise<Item[]> {
-    if (this.method === 'getItems' && ++this.calls.getItems === this.at) await this.hold();
+    if (++this.calls.getItems === this.at && this.method === 'getItems') await this.hold();
     return super.getItems(limit);
   }
   override async addItems(items: Item[], options?: { appendId?: string }): Promise<void> {
-    if (this.method === 'addItems' && ++this.calls.addItems === this.at) await this.hold();
+    if (++this.calls.addItems === this.at && this.method === 'addItems') await this.hold();
     return super.addItems(items, options);
   }
   hold() {
@@ -99,6 +99,20 @@ for (const stream of [false, true])
       // Nothing ran: the same run again works.
       await go(agent, 'hello', { session }, stream);
       expect(texts(await session.getItems())).toEqual(['user:hello', 'assistant:hi']);
+    });
+
+    it('a signal aborted before the run: no session call at all, RunAbortedError', async () => {
+      const model = new ScriptedModel([[msg('hi')]]);
+      const session = new HangingSession('getItems', 99);
+      const error = await go(
+        new Agent({ name: 'A', model }),
+        'hello',
+        { session, signal: AbortSignal.abort() },
+        stream,
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RunAbortedError);
+      expect(session.calls).toEqual({ getItems: 0, addItems: 0 });
+      expect(model.requests).toHaveLength(0);
     });
 
     for (const [label, at] of [
