@@ -1,7 +1,7 @@
 /**
  * Which models play the story: with no configuration, scripted models (no network, no key)
  * that answer from the transcript they are given — stateless, so the resume process can use
- * them too. With `BATON_MODEL` (e.g. `openai:gpt-5-mini`, `anthropic:claude-sonnet-4-5`,
+ * them too. With `BATON_MODEL` (e.g. `openai:gpt-5-mini`, `anthropic:claude-sonnet-4-6`,
  * `chat:deepseek-chat` + `OPENAI_BASE_URL`) every agent uses that real model.
  */
 import {

@@ -12,6 +12,9 @@
  *    (`node_modules/.bin/tsc -p examples/readme/tsconfig.snippets.json --noEmit`).
  * 2. Checks that every relative link of those pages (`[text](path)`) names a file or folder
  *    inside the repository: no page sends a reader outside the clone.
+ * 2b. Runs every block named `// <name>.test.ts` (a plugin page's "Prove it") with vitest against
+ *    the built packages, except those a page leaves to the reader to complete (their server,
+ *    their recordings: `NEEDS_THE_READER`, printed).
  * 3. Checks that `.ci/run` runs exactly the README's test line (the second command of its first
  *    ```sh block), so a green CI proves what the README tells a new user to run.
  *
@@ -128,8 +131,7 @@ function writeSnippets(paths: string[]): Map<string, Snippet> {
   return bySnippet;
 }
 
-function checkTypes(paths: string[]): boolean {
-  const bySnippet = writeSnippets(paths);
+function checkTypes(bySnippet: Map<string, Snippet>): boolean {
   if (bySnippet.size === 0) {
     console.error('No ```ts block to check in the README, docs/ or packages/*/README.md.');
     return false;
@@ -167,6 +169,49 @@ function checkTypes(paths: string[]): boolean {
     return false;
   }
   console.log(`docs check: all ${bySnippet.size} ts blocks type-check.`);
+  return true;
+}
+
+/**
+ * Test blocks a page leaves to the reader to complete, so they cannot run here: what each needs.
+ * Every other block named `// <name>.test.ts` is run.
+ */
+const NEEDS_THE_READER: Record<string, string> = {
+  'docs/plugins/mcp-server.md': 'your MCP server, built (dist/server.js)',
+  'docs/plugins/realtime-transport.md': 'your realtime server',
+  'docs/plugins/voice-models.md': 'your recordings (fixtures/mug.wav, fixtures/speak-22050.pcm)',
+};
+
+/** Runs the blocks named `// <name>.test.ts` with vitest against the built packages. */
+function runTestBlocks(bySnippet: Map<string, Snippet>): boolean {
+  const tests = [...bySnippet].filter(([file]) => file.endsWith('.test.ts'));
+  const runnable = tests.filter(([, { page }]) => !(page in NEEDS_THE_READER));
+  for (const [file, { page }] of tests)
+    if (page in NEEDS_THE_READER)
+      console.log(`- ${page}: ${file} not run here: it needs ${NEEDS_THE_READER[page]}`);
+  if (runnable.length === 0) {
+    console.error('✘ no test block to run (a `// <name>.test.ts` block on a plugin page)');
+    return false;
+  }
+  // No aliases: `@baton/*` resolve through node_modules to each package's `dist`, as for a user.
+  const config = join(snippetsDir, 'vitest.config.mjs');
+  writeFileSync(
+    config,
+    'export default { test: { include: ["**/*.test.ts"], testTimeout: 60000 } };\n',
+  );
+  const files = runnable.map(([file]) => relative(snippetsDir, join(exampleDir, file)));
+  const res = spawnSync(
+    join(root, 'node_modules', '.bin', 'vitest'),
+    ['run', '--config', config, '--root', snippetsDir, ...files],
+    { cwd: snippetsDir, encoding: 'utf8', timeout: 300_000 },
+  );
+  if (res.error) throw res.error;
+  if (res.status !== 0) {
+    console.error(`${res.stdout}${res.stderr}`);
+    console.error(`✘ the test blocks failed (vitest exit ${res.status}): ${files.join(', ')}`);
+    return false;
+  }
+  for (const [, { page, block }] of runnable) console.log(`✔ ${page} line ${block.line} passes`);
   return true;
 }
 
@@ -227,7 +272,8 @@ function checkLinks(paths: string[]): boolean {
 function main(): number {
   const args = process.argv.slice(2);
   const list = pages(args);
-  const typesOk = checkTypes(list);
+  const bySnippet = writeSnippets(list);
+  const typesOk = checkTypes(bySnippet) && runTestBlocks(bySnippet);
   const linksOk = checkLinks(list);
   const ciOk = args.length ? true : checkCiRunsTheReadme();
   return typesOk && linksOk && ciOk ? 0 : 1;
