@@ -15,7 +15,7 @@ import { run } from '../loop/run.js';
 import { OUTPUT_GUARDRAIL_WITHHELD_TEXT } from '../loop/run-guardrails.js';
 import { RunState } from '../run-state/run-state.js';
 import { MemorySession } from '../session/memory-session.js';
-import { tool } from '../tool/tool.js';
+import { type HostedTool, tool } from '../tool/tool.js';
 
 const SECRET = 'SSN 123-45-6789';
 const trips = (output: unknown) => JSON.stringify(output ?? null).includes('123-45');
@@ -161,5 +161,46 @@ for (const stream of [false, true])
         tripwireTriggered: true,
         outputInfo: { quoted: SECRET },
       });
+    });
+
+    it('a turn that also answered a hosted approval, judged again on resume from JSON: its function results are withheld', async () => {
+      const judge = hangingJudge();
+      const mcp: HostedTool = {
+        type: 'hosted_tool',
+        name: 'mcp_files',
+        providerId: 'openai',
+        providerData: { type: 'mcp', server_label: 'files' },
+        onApproval: () => ({ approve: true }),
+      };
+      const lookup = tool({ name: 'lookup', description: '', execute: () => SECRET });
+      const request = {
+        type: 'mcp_approval_request' as const,
+        id: 'mcpr_1',
+        name: 'read_file',
+        arguments: '{}',
+        server_label: 'files',
+      };
+      const agent = new Agent({
+        name: 'A',
+        tools: [mcp, lookup],
+        model: new ScriptedModel([[request, fc('lookup', {}, 'c1')], [msg('fine')]]),
+        toolUseBehavior: 'stop_on_first_tool',
+        outputGuardrails: [judge.guardrail],
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 20);
+      const stopped = await runMode(
+        () => ({ agent, input: 'who', options: { signal: controller.signal } }),
+        stream,
+      );
+      expect(stopped.error).toBeInstanceOf(RunAbortedError);
+      const stoppedState = (stopped.error as RunAbortedError).state as RunState;
+      expect(stoppedState.generatedItems.at(-1)!.raw_item.type).toBe('mcp_approval_response');
+      judge.hang = false;
+      const resumed = await RunState.fromString(agent, stoppedState.toString());
+      const tripped = await runMode(() => ({ agent, input: resumed as never }), stream);
+      expect(tripped.error).toBeInstanceOf(OutputGuardrailTripwireTriggered);
+      const state = (tripped.error as OutputGuardrailTripwireTriggered).state as RunState;
+      expect(state.toString()).not.toContain('123-45');
     });
   });
