@@ -13,12 +13,16 @@ import type { RunState } from '../run-state/run-state.js';
 import type { Session, SessionSettings, SessionV2 } from '../session/session.js';
 import type { RunOptions } from './run-options.js';
 import type { RunRuntime } from './run-runtime.js';
-import { untilAborted } from './until-aborted.js';
+import { checkAborted, untilAborted } from './until-aborted.js';
 
-/** Calls a store method (a sync throw becomes a rejection), ended early by `signal`. */
+/**
+ * Calls a store method (a sync throw becomes a rejection), ended early by `signal`; not at all
+ * once it aborted (a v1 write started then would be stored again by the resume that sends it).
+ */
 function storeCall<T>(call: () => T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   let pending: T | Promise<T>;
   try {
+    checkAborted(signal);
     pending = call();
   } catch (error) {
     return Promise.reject(error);
