@@ -86,6 +86,7 @@ for (const stream of [false, true])
       const items: Item[] = [];
       const session = {
         sessionId: 'sync',
+        // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise, on purpose
         getItems: () => ({ then: (resolve: (v: Item[]) => void) => resolve(items.slice()) }),
         addItems: (more: Item[]) => void items.push(...more),
         popItem: () => items.pop(),
