@@ -1,4 +1,5 @@
 import type { FunctionToolResult } from '../agent/agent.js';
+import { describeThrown, UserError } from '../errors/errors.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
 
 /**
@@ -15,6 +16,10 @@ export async function decideToolUseFinalOutput(
   if (behavior === 'stop_on_first_tool') return { finalOutput: results[0].output };
   if (typeof behavior === 'function') {
     const decision = await behavior(rt.state.context, results);
+    if (typeof decision?.isFinalOutput !== 'boolean')
+      throw new UserError(
+        `Agent "${agent.name}": its toolUseBehavior function must return { isFinalOutput: boolean, finalOutput? } (got ${describeThrown(decision)}).`,
+      );
     return decision.isFinalOutput ? { finalOutput: decision.finalOutput } : undefined;
   }
   const hit = results.find((r) => behavior.stopAtToolNames.includes(r.toolName));
