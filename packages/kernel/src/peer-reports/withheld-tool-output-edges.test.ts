@@ -203,4 +203,71 @@ for (const stream of [false, true])
       const state = (tripped.error as OutputGuardrailTripwireTriggered).state as RunState;
       expect(state.toString()).not.toContain('123-45');
     });
+    it('an agent tool (its nested run found the secret) whose result is the output: withheld, nothing in modelResponses', async () => {
+      const lookup = tool({ name: 'lookup', description: '', execute: () => SECRET });
+      const inner = new Agent({
+        name: 'Inner',
+        tools: [lookup],
+        model: new ScriptedModel([[fc('lookup', {}, 'i1')], [msg(`found ${SECRET}`)]]),
+      });
+      const agent = new Agent({
+        name: 'A',
+        tools: [inner.asTool({ toolName: 'ask' })],
+        model: new ScriptedModel([[fc('ask', { input: 'q' }, 'c1')]]),
+        toolUseBehavior: 'stop_on_first_tool',
+        outputGuardrails: [noPii],
+      });
+      const out = await runMode(() => ({ agent, input: 'who' }), stream);
+      expect(out.error).toBeInstanceOf(OutputGuardrailTripwireTriggered);
+      const state = (out.error as OutputGuardrailTripwireTriggered).state as RunState;
+      const json = state.toString();
+      expect(json).not.toContain('123-45');
+      expect(JSON.stringify(state.modelResponses)).not.toContain('123-45');
+    });
+    it('a result of content parts (text and an image) is withheld whole', async () => {
+      const shot = tool({
+        name: 'shot',
+        description: '',
+        execute: () => [
+          { type: 'input_text', text: SECRET },
+          { type: 'input_image', image_url: 'data:image/png;base64,AAAA' },
+        ],
+      });
+      const agent = new Agent({
+        name: 'A',
+        tools: [shot],
+        model: new ScriptedModel([[fc('shot', {}, 'c1')], [msg('ok')]]),
+        toolUseBehavior: 'stop_on_first_tool',
+        outputGuardrails: [noPii],
+      });
+      const out = await runMode(() => ({ agent, input: 'who' }), stream);
+      expect(out.error).toBeInstanceOf(OutputGuardrailTripwireTriggered);
+      const state = (out.error as OutputGuardrailTripwireTriggered).state as RunState;
+      expect(state.toString()).not.toContain('123-45');
+      expect(state.toString()).not.toContain('AAAA');
+      expect(JSON.stringify(out.result?.newItems ?? [])).not.toContain('123-45');
+    });
+
+    it('an approved call whose result is the output (stopAtToolNames), resumed from JSON: withheld', async () => {
+      const lookup = tool({
+        name: 'lookup',
+        description: '',
+        needsApproval: true,
+        execute: () => SECRET,
+      });
+      const agent = new Agent({
+        name: 'A',
+        tools: [lookup],
+        model: new ScriptedModel([[fc('lookup', {}, 'c1')], [msg('ok')]]),
+        toolUseBehavior: { stopAtToolNames: ['lookup'] },
+        outputGuardrails: [noPii],
+      });
+      const paused = await runMode(() => ({ agent, input: 'who' }), stream);
+      const st = await RunState.fromString(agent, paused.result!.state.toString());
+      st.approve(st.getInterruptions()[0]);
+      const out = await runMode(() => ({ agent, input: st as never }), stream);
+      expect(out.error).toBeInstanceOf(OutputGuardrailTripwireTriggered);
+      const state = (out.error as OutputGuardrailTripwireTriggered).state as RunState;
+      expect(state.toString()).not.toContain('123-45');
+    });
   });
