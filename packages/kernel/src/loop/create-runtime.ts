@@ -35,7 +35,11 @@ export async function createRuntime(
   parent?: ParentLink,
 ): Promise<RunRuntime> {
   checkSession(options.session);
-  checkOptions(options);
+  for (const l of [options.inputGuardrails, options.outputGuardrails] as unknown[])
+    if (l != null && !(Array.isArray(l) && l.every((g) => typeof g?.execute === 'function')))
+      throw new UserError(
+        'run(): options.inputGuardrails and options.outputGuardrails must be lists of guardrails (inputGuardrail(), outputGuardrail()).',
+      );
   if (!(input instanceof RunState)) return buildRuntime(agent, input, options, stream, parent);
   claimState(agent, input, options);
   try {
@@ -63,18 +67,6 @@ function checkSession(session: unknown): void {
   if (problem)
     throw new UserError(
       `run(): options.session must be a Session (getItems, addItems, popItem, clearSession); it ${problem}. Use MemorySession, SqliteSession (@baton/memory) or RedisSession (@baton/session-redis), or implement the Session interface.`,
-    );
-}
-
-/** @throws UserError for run-level guardrails that are not lists of guardrails. */
-function checkOptions({ inputGuardrails: i, outputGuardrails: o }: RunOptions) {
-  if (
-    ![i, o].every(
-      (l) => l == null || (Array.isArray(l) && l.every((g) => typeof g?.execute === 'function')),
-    )
-  )
-    throw new UserError(
-      'run(): options.inputGuardrails and options.outputGuardrails must be lists of guardrails (inputGuardrail(), outputGuardrail()).',
     );
 }
 

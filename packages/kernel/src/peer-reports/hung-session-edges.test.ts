@@ -61,15 +61,18 @@ for (const stream of [false, true])
       const agent = new Agent({
         name: 'A',
         tools: [lookup],
-        model: new ScriptedModel([[fc('lookup', {}, 'c1')]]),
-        // The signal aborts while toolUseBehavior decides (code that ignores the signal).
-        toolUseBehavior: async (_ctx, results) => {
-          controller.abort();
-          return { isFinalOutput: true, finalOutput: results[0].output };
-        },
+        model: new ScriptedModel([[fc('lookup', {}, 'c1')], [msg('done')]]),
       });
+      // The signal aborts in a hook after the tool ran (code that ignores the signal), so the
+      // turn's write is reached with the signal aborted.
+      const hooks = { onToolEnd: () => controller.abort() };
       const session = v1Session();
-      const error = await go(agent, 'hello', { session, signal: controller.signal }, stream).then(
+      const error = await go(
+        agent,
+        'hello',
+        { session, hooks, signal: controller.signal },
+        stream,
+      ).then(
         () => undefined,
         (e: unknown) => e as RunAbortedError,
       );
@@ -78,8 +81,13 @@ for (const stream of [false, true])
       const state = await RunState.fromString(agent, (error!.state as RunState).toString());
       expect(state.pendingSessionWrite).toBeDefined();
       const resumed = await go(agent, state, { session }, stream);
-      expect(resumed.finalOutput).toBe('found');
-      expect(ids(session.items)).toEqual(['user', 'function_call:c1', 'function_call_output:c1']);
+      expect(resumed.finalOutput).toBe('done');
+      expect(ids(session.items)).toEqual([
+        'user',
+        'function_call:c1',
+        'function_call_output:c1',
+        'assistant',
+      ]);
     });
 
     it('a session that answers synchronously (values, a thenable, a sync throw) works, and a sync throw is a SessionError', async () => {
