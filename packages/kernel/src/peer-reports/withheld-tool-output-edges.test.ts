@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runMode } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { OutputGuardrailTripwireTriggered, RunAbortedError } from '../errors/errors.js';
-import { outputGuardrail } from '../guardrail/guardrail.js';
+import { type OutputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
 import { toolOutputGuardrail } from '../guardrail/tool-guardrail.js';
 import { run } from '../loop/run.js';
 import { OUTPUT_GUARDRAIL_WITHHELD_TEXT } from '../loop/run-guardrails.js';
@@ -26,14 +26,12 @@ const noPii = outputGuardrail({
 
 /** An output guardrail that hangs until `judge.hang = false` (then acts as `noPii`). */
 function hangingJudge() {
-  const judge = {
-    hang: true,
-    guardrail: outputGuardrail({
-      name: 'pii',
-      execute: (args) => (judge.hang ? new Promise<never>(() => {}) : noPii.execute(args)),
-    }),
-  };
-  return judge;
+  const judge: { hang: boolean; guardrail?: OutputGuardrail } = { hang: true };
+  judge.guardrail = outputGuardrail({
+    name: 'pii',
+    execute: (args) => (judge.hang ? new Promise<never>(() => {}) : noPii.execute(args)),
+  });
+  return judge as { hang: boolean; guardrail: OutputGuardrail };
 }
 
 for (const stream of [false, true])
@@ -157,7 +155,7 @@ for (const stream of [false, true])
       // As when the run is not stopped: the handler's output was not made from the results.
       const output = state.generatedItems.find((i) => i.type === 'tool_call_output_item')!;
       expect(output.raw_item).toMatchObject({ call_id: 'c1', output: 'looked up' });
-      expect(error.result.output).toEqual({
+      expect((error.result as { output: unknown }).output).toEqual({
         tripwireTriggered: true,
         outputInfo: { quoted: SECRET },
       });
