@@ -178,6 +178,13 @@ export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
     ) {
       throw new UserError(`${where}: \`instructions\` must be a string or a function.`);
     }
+    const b = config.toolUseBehavior as { stopAtToolNames?: unknown } | string | undefined;
+    const names = typeof b === 'object' ? b?.stopAtToolNames : undefined;
+    if (b != null && b !== 'run_llm_again' && b !== 'stop_on_first_tool' && typeof b !== 'function')
+      if (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))
+        throw new UserError(
+          `${where}: \`toolUseBehavior\` must be 'run_llm_again', 'stop_on_first_tool', { stopAtToolNames: string[] } or a function.`,
+        );
     const p = config.prompt;
     if (
       p !== undefined &&

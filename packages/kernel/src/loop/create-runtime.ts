@@ -35,6 +35,11 @@ export async function createRuntime(
   parent?: ParentLink,
 ): Promise<RunRuntime> {
   checkSession(options.session);
+  for (const l of [options.inputGuardrails, options.outputGuardrails] as unknown[])
+    if (l != null && !(Array.isArray(l) && l.every((g) => typeof g?.execute === 'function')))
+      throw new UserError(
+        'run(): options.inputGuardrails and options.outputGuardrails must be lists of guardrails (inputGuardrail(), outputGuardrail()).',
+      );
   if (!(input instanceof RunState)) return buildRuntime(agent, input, options, stream, parent);
   claimState(agent, input, options);
   try {

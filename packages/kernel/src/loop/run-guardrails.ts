@@ -92,8 +92,9 @@ export const OUTPUT_GUARDRAIL_WITHHELD_TEXT = 'Output withheld by an output guar
 /**
  * Runs output guardrails on the final output; rejects with the first tripwire. `toolCallIds`:
  * the calls whose results made the output (`toolUseBehavior`); on a tripwire their outputs in
- * the state become {@link OUTPUT_GUARDRAIL_WITHHELD_TEXT}, and this check's results lose their
- * `outputInfo` (which may quote the output), as in openai-agents-js (#1712).
+ * the state become {@link OUTPUT_GUARDRAIL_WITHHELD_TEXT}, and this check's results (and those
+ * calls' tool output guardrail results) lose their `outputInfo`, which may quote the output, as
+ * in openai-agents-js (#1712).
  */
 export async function runOutputGuardrails(
   rt: RunRuntime,
@@ -114,6 +115,9 @@ export async function runOutputGuardrails(
 
 function withholdToolOutputs(rt: RunRuntime, callIds: string[], results: GuardrailResult[]) {
   for (const r of results) r.output = { tripwireTriggered: r.output.tripwireTriggered };
+  // A tool output guardrail's detail may quote the result too; its verdict stays.
+  for (const r of rt.state.toolOutputGuardrailResults)
+    if (callIds.includes(r.callId)) r.output = { behavior: r.output.behavior };
   const items = rt.state.generatedItems;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];

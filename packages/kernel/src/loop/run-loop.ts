@@ -173,12 +173,14 @@ async function finish(
  * them; a model's final message ends the items otherwise), for a resume that judges it again.
  */
 function trailingToolOutputIds(state: RunState<any, AnyAgent>): string[] | undefined {
+  // Tools never end a run_llm_again agent's run: its output came from a maxTurns handler.
+  if (state.currentAgent.toolUseBehavior === 'run_llm_again') return undefined;
   const ids: string[] = [];
   for (let i = state.generatedItems.length - 1; i >= 0; i--) {
     const item = state.generatedItems[i];
-    if (item.type !== 'tool_call_output_item' || item.raw_item.type !== 'function_call_output')
-      break;
-    ids.push(item.raw_item.call_id);
+    if (item.type !== 'tool_call_output_item') break;
+    // Hosted approval answers of the turn follow its function call outputs.
+    if (item.raw_item.type === 'function_call_output') ids.push(item.raw_item.call_id);
   }
   return ids.length > 0 ? ids.reverse() : undefined;
 }

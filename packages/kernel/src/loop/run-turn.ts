@@ -194,7 +194,9 @@ async function finishTurn(
     emitSince(rt, from);
     state.interruptions = approvals;
     for (const item of approvals) rt.emit(itemEvent(item));
-    await saveNewItemsToSession(rt);
+    // Results toolUseBehavior may make a final output of are stored once output guardrails pass.
+    const guarded = agent.outputGuardrails.length + (rt.options.outputGuardrails?.length ?? 0);
+    if (agent.toolUseBehavior === 'run_llm_again' || !guarded) await saveNewItemsToSession(rt);
     return { type: 'interruption', interruptions: approvals };
   }
   state.interruptions = [];

@@ -16,8 +16,8 @@ import type { RunRuntime } from './run-runtime.js';
 import { checkAborted, untilAborted } from './until-aborted.js';
 
 /**
- * Calls a store method (a sync throw becomes a rejection), ended early by `signal`; not called
- * at all once `signal` has aborted (nothing is sent that the run would not wait for).
+ * Calls a store method (a sync throw becomes a rejection), ended early by `signal`; not at all
+ * once it aborted (a v1 write started then would be stored again by the resume that sends it).
  */
 function storeCall<T>(call: () => T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   let pending: T | Promise<T>;

@@ -1,5 +1,7 @@
 import type { FunctionToolResult } from '../agent/agent.js';
+import { describeThrown, UserError } from '../errors/errors.js';
 import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 /**
  * Applies the agent's `toolUseBehavior` to the tool results of a turn. Returns the final
@@ -14,7 +16,15 @@ export async function decideToolUseFinalOutput(
   if (behavior === 'run_llm_again') return undefined;
   if (behavior === 'stop_on_first_tool') return { finalOutput: results[0].output };
   if (typeof behavior === 'function') {
-    const decision = await behavior(rt.state.context, results);
+    // An abort ends a decision that hangs (the results are kept: a resume asks the model).
+    const decision = await untilAborted(
+      Promise.resolve(behavior(rt.state.context, results)),
+      rt.signal,
+    );
+    if (typeof decision?.isFinalOutput !== 'boolean')
+      throw new UserError(
+        `Agent "${agent.name}": its toolUseBehavior function must return { isFinalOutput: boolean, finalOutput? } (got ${describeThrown(decision)}).`,
+      );
     return decision.isFinalOutput ? { finalOutput: decision.finalOutput } : undefined;
   }
   const hit = results.find((r) => behavior.stopAtToolNames.includes(r.toolName));
