@@ -76,9 +76,9 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
     for (;;) {
       const { maxTurns } = state;
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
-        const handler = rt.options.errorHandlers?.maxTurns;
-        if (!handler) throw new MaxTurnsExceededError(maxTurns);
-        const handled = await handler(state.context, { maxTurns });
+        // A handler returning `undefined` keeps the error (as in openai-agents-js).
+        const handled = await rt.options.errorHandlers?.maxTurns?.(state.context, { maxTurns });
+        if (handled === undefined) throw new MaxTurnsExceededError(maxTurns);
         const output = handledOutput('maxTurns', handled);
         // No empty assistant message for an output without text (`undefined`, a function).
         const text =

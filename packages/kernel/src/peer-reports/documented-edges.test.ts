@@ -1,0 +1,223 @@
+/**
+ * Finer points documented in openai-agents-js `guides/running-agents.mdx` (error handlers, the
+ * final-output rule), `results.mdx` (tool output values across RunState JSON, typed outputs
+ * across handoffs, usage while streaming) and `human-in-the-loop.mdx` (approval callbacks on
+ * malformed arguments), in both modes.
+ */
+import { fc, msg, ScriptedModel } from '@baton/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runMode } from '../__tests__/both-modes.js';
+import { Agent } from '../agent/agent.js';
+import { MaxTurnsExceededError, ModelBehaviorError } from '../errors/errors.js';
+import type { Item, MessageItem } from '../items/item-types.js';
+import type { ToolCallOutputRunItem } from '../items/run-items.js';
+import { run } from '../loop/run.js';
+import { RunState } from '../run-state/run-state.js';
+import { tool } from '../tool/tool.js';
+
+const keys = (items: Item[]) =>
+  items.map(
+    (i) => `${i.type}:${(i as { call_id?: string }).call_id ?? (i as { role?: string }).role}`,
+  );
+const refusalMessage = (refusal: string): MessageItem => ({
+  type: 'message',
+  role: 'assistant',
+  status: 'completed',
+  content: [{ type: 'refusal', refusal }],
+});
+
+for (const stream of [false, true])
+  describe(`documented edges (${stream ? 'streamed' : 'non-streamed'})`, () => {
+    it('running-agents.mdx "Error handlers": a handler that returns undefined keeps the default behaviour (maxTurns, invalidFinalOutput, modelRefusal)', async () => {
+      const again = tool({ name: 'again', description: '', execute: () => 'more' });
+      let asked = 0;
+      const looping = await runMode(
+        () => ({
+          agent: new Agent({
+            name: 'L',
+            tools: [again],
+            model: new ScriptedModel([[fc('again', {})]], { whenExhausted: 'repeat_last' }),
+          }),
+          input: 'x',
+          options: {
+            maxTurns: 2,
+            errorHandlers: {
+              maxTurns: () => {
+                asked++;
+                return undefined;
+              },
+            },
+          },
+        }),
+        stream,
+      );
+      expect(asked).toBe(1);
+      expect(looping.error).toBeInstanceOf(MaxTurnsExceededError);
+      const outputType = z.object({ n: z.number() });
+      const invalid = await runMode(
+        () => ({
+          agent: new Agent({
+            name: 'S',
+            outputType,
+            model: new ScriptedModel([[msg('not json')]]),
+          }),
+          input: 'x',
+          options: { errorHandlers: { invalidFinalOutput: () => undefined } },
+        }),
+        stream,
+      );
+      expect(invalid.error).toBeInstanceOf(ModelBehaviorError);
+      const refused = await runMode(
+        () => ({
+          agent: new Agent({
+            name: 'S',
+            outputType,
+            model: new ScriptedModel([[refusalMessage('I cannot help with that.')]]),
+          }),
+          input: 'x',
+          options: { errorHandlers: { modelRefusal: () => undefined } },
+        }),
+        stream,
+      );
+      expect(refused.error).toBeInstanceOf(ModelBehaviorError);
+      const handled = await runMode(
+        () => ({
+          agent: new Agent({
+            name: 'S',
+            outputType,
+            model: new ScriptedModel([[refusalMessage('no')]]),
+          }),
+          input: 'x',
+          options: { errorHandlers: { modelRefusal: () => ({ finalOutput: { n: 0 } }) } },
+        }),
+        stream,
+      );
+      expect(handled.result!.finalOutput).toEqual({ n: 0 });
+    });
+
+    it('running-agents.mdx "The agent loop" note: a response with text and tool calls is not a final output; the tools run and the model is called again', async () => {
+      const t = tool({ name: 'lookup', description: '', execute: () => 'found' });
+      const model = new ScriptedModel([
+        [msg('Let me check.'), fc('lookup', {}, 'c1')],
+        [msg('Here it is.')],
+      ]);
+      const out = await runMode(
+        () => ({ agent: new Agent({ name: 'A', tools: [t], model }), input: 'x' }),
+        stream,
+      );
+      expect(out.result!.finalOutput).toBe('Here it is.');
+      expect(keys(model.requests[1].input)).toEqual([
+        'message:user',
+        'message:assistant',
+        'function_call:c1',
+        'function_call_output:c1',
+      ]);
+    });
+
+    it('results.mdx "New items": RunToolCallOutputItem.output is the tool return value and keeps its JSON structure across RunState serialization', async () => {
+      const data = tool({
+        name: 'data',
+        description: '',
+        execute: () => ({ ids: [1, 2], ok: true }),
+      });
+      const risky = tool({
+        name: 'risky',
+        description: '',
+        needsApproval: true,
+        execute: () => 'ran',
+      });
+      const agent = new Agent({
+        name: 'A',
+        tools: [data, risky],
+        model: new ScriptedModel([[fc('data', {}, 'c1')], [fc('risky', {}, 'c2')], [msg('ok')]]),
+      });
+      const first = await runMode(() => ({ agent, input: 'x' }), stream);
+      const outputOf = (items: readonly { type: string }[]) =>
+        (items.find((i) => i.type === 'tool_call_output_item') as ToolCallOutputRunItem).output;
+      expect(outputOf(first.result!.newItems)).toEqual({ ids: [1, 2], ok: true });
+      const state = await RunState.fromString(agent, first.result!.state.toString());
+      expect(outputOf(state.generatedItems)).toEqual({ ids: [1, 2], ok: true });
+      state.approve(state.getInterruptions()[0]);
+      const second = await runMode(() => ({ agent, input: state as any }), stream);
+      expect(outputOf(second.result!.newItems)).toEqual({ ids: [1, 2], ok: true });
+      expect(second.result!.finalOutput).toBe('ok');
+    });
+
+    it('results.mdx "Final output": after a handoff the final output is parsed with the last agent\'s outputType', async () => {
+      const ticket = z.object({ ticketId: z.string() });
+      const support = new Agent({
+        name: 'Support',
+        outputType: ticket,
+        model: new ScriptedModel([[msg('{"ticketId":"T-1"}')]]),
+      });
+      const triage = new Agent({
+        name: 'Triage',
+        handoffs: [support],
+        model: new ScriptedModel([[fc('transfer_to_support', {}, 'h1')]]),
+      });
+      const out = await runMode(() => ({ agent: triage, input: 'x' }), stream);
+      expect(out.result!.finalOutput).toEqual({ ticketId: 'T-1' });
+      expect(out.result!.lastAgent).toBe(support);
+    });
+
+    it('human-in-the-loop.mdx "Flow": a needsApproval function is not called with malformed arguments, and the tool does not run', async () => {
+      let asked = 0;
+      let ran = 0;
+      const t = tool({
+        name: 'pay',
+        description: '',
+        parameters: z.object({ amount: z.number() }),
+        needsApproval: () => {
+          asked++;
+          return true;
+        },
+        execute: () => {
+          ran++;
+          return 'paid';
+        },
+      });
+      const model = new ScriptedModel([[fc('pay', '{"amount": oops', 'c1')], [msg('fixed')]]);
+      const out = await runMode(
+        () => ({ agent: new Agent({ name: 'A', tools: [t], model }), input: 'x' }),
+        stream,
+      );
+      expect(asked).toBe(0);
+      expect(ran).toBe(0);
+      if (out.result!.interruptions.length > 0) {
+        const state = out.result!.state;
+        state.approve(state.getInterruptions()[0]);
+        await runMode(
+          () => ({ agent: new Agent({ name: 'A', tools: [t], model }), input: state as any }),
+          stream,
+        );
+        expect(ran).toBe(0);
+      } else {
+        expect(out.result!.finalOutput).toBe('fixed');
+        expect(JSON.stringify(model.requests[1].input)).toMatch(/Invalid JSON arguments/);
+      }
+    });
+  });
+
+describe('documented: results.mdx "Usage"', () => {
+  it('a streamed run’s usage updates as responses arrive, and totals every model call once completed', async () => {
+    const t = tool({ name: 't', description: '', execute: () => 'ok' });
+    const agent = new Agent({
+      name: 'A',
+      tools: [t],
+      model: new ScriptedModel([
+        { output: [fc('t', {}, 'c1')], usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 } },
+        { output: [msg('done')], usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7 } },
+      ]),
+    });
+    const result = await run(agent, 'x', { stream: true });
+    let midRun: number | undefined;
+    for await (const e of result)
+      if (e.type === 'run_item_stream_event' && e.name === 'tool_output')
+        midRun = result.usage.inputTokens;
+    await result.completed;
+    expect(midRun).toBe(3);
+    expect(result.usage).toMatchObject({ inputTokens: 8, outputTokens: 3, totalTokens: 11 });
+    expect(result.state.usage).toEqual(result.usage);
+  });
+});
