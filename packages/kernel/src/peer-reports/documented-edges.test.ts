@@ -10,10 +10,13 @@ import { z } from 'zod';
 import { runMode } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { MaxTurnsExceededError, ModelBehaviorError } from '../errors/errors.js';
+import { inputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
+import { handoff } from '../handoff/handoff.js';
 import type { Item, MessageItem } from '../items/item-types.js';
 import type { ToolCallOutputRunItem } from '../items/run-items.js';
 import { run } from '../loop/run.js';
 import { RunState } from '../run-state/run-state.js';
+import { MemorySession } from '../session/memory-session.js';
 import { tool } from '../tool/tool.js';
 
 const keys = (items: Item[]) =>
@@ -219,5 +222,127 @@ describe('documented: results.mdx "Usage"', () => {
     expect(midRun).toBe(3);
     expect(result.usage).toMatchObject({ inputTokens: 8, outputTokens: 3, totalTokens: 11 });
     expect(result.state.usage).toEqual(result.usage);
+  });
+});
+
+for (const stream of [false, true])
+  describe(`documented edges, handoffs and tool use (${stream ? 'streamed' : 'non-streamed'})`, () => {
+    it('handoffs.mdx note: input guardrails run only for the first agent, output guardrails only for the agent that produces the final output', async () => {
+      const ran: string[] = [];
+      const guards = (who: string) => ({
+        inputGuardrails: [
+          inputGuardrail({
+            name: `in_${who}`,
+            execute: () => {
+              ran.push(`in:${who}`);
+              return { tripwireTriggered: false, outputInfo: null };
+            },
+          }),
+        ],
+        outputGuardrails: [
+          outputGuardrail({
+            name: `out_${who}`,
+            execute: ({ output }) => {
+              ran.push(`out:${who}:${output}`);
+              return { tripwireTriggered: false, outputInfo: null };
+            },
+          }),
+        ],
+      });
+      const billing = new Agent({
+        name: 'Billing',
+        ...guards('billing'),
+        model: new ScriptedModel([[msg('paid')]]),
+      });
+      const triage = new Agent({
+        name: 'Triage',
+        ...guards('triage'),
+        handoffs: [billing],
+        model: new ScriptedModel([[fc('transfer_to_billing', {}, 'h1')]]),
+      });
+      const out = await runMode(() => ({ agent: triage, input: 'x' }), stream);
+      expect(out.result!.finalOutput).toBe('paid');
+      expect(ran).toEqual(['in:triage', 'out:billing:paid']);
+    });
+
+    it('agents.mdx "Preventing infinite loops": \'stop_on_first_tool\' with a tool that needs approval pauses; once approved, its result is the final output without another model call (also after JSON)', async () => {
+      for (const roundTrip of [false, true]) {
+        const risky = tool({
+          name: 'risky',
+          description: '',
+          needsApproval: true,
+          execute: () => 'risky result',
+        });
+        const model = new ScriptedModel([[fc('risky', {}, 'c1')], [msg('never')]]);
+        const agent = new Agent({
+          name: 'A',
+          tools: [risky],
+          model,
+          toolUseBehavior: 'stop_on_first_tool',
+        });
+        const first = await runMode(() => ({ agent, input: 'x' }), stream);
+        expect(first.result!.interruptions).toHaveLength(1);
+        const state = roundTrip
+          ? await RunState.fromString(agent, first.result!.state.toString())
+          : first.result!.state;
+        state.approve(state.getInterruptions()[0]);
+        const second = await runMode(() => ({ agent, input: state as any }), stream);
+        expect(second.result!.finalOutput).toBe('risky result');
+        expect(model.requests).toHaveLength(1);
+      }
+    });
+
+    it('handoffs.mdx "Handoff inputs": arguments that do not match inputType never reach onHandoff; the model is told and stays with the current agent', async () => {
+      let called = 0;
+      const refund = new Agent({
+        name: 'Refund',
+        model: new ScriptedModel([[msg('refund agent')]]),
+      });
+      const triageModel = new ScriptedModel([
+        [fc('transfer_to_refund', { reason: 42 }, 'h1')],
+        [msg('triage retried')],
+      ]);
+      const triage = new Agent({
+        name: 'Triage',
+        handoffs: [
+          handoff(refund, {
+            inputType: z.object({ reason: z.string() }),
+            onHandoff: () => void called++,
+          }),
+        ],
+        model: triageModel,
+      });
+      const out = await runMode(() => ({ agent: triage, input: 'x' }), stream);
+      expect(called).toBe(0);
+      // Baton answers the call with the validation error so the model can correct it.
+      expect(out.result!.lastAgent).toBe(triage);
+      expect(out.result!.finalOutput).toBe('triage retried');
+      expect(JSON.stringify(triageModel.requests[1].input.at(-1))).toContain('Invalid arguments');
+    });
+
+    it('results.mdx "Server-managed continuation": lastResponseId is the id of the last model response; rawResponses holds each one', async () => {
+      const t = tool({ name: 't', description: '', execute: () => 'ok' });
+      const agent = new Agent({
+        name: 'A',
+        tools: [t],
+        model: new ScriptedModel([
+          { output: [fc('t', {}, 'c1')], responseId: 'resp_1' },
+          { output: [msg('done')], responseId: 'resp_2' },
+        ]),
+      });
+      const out = await runMode(() => ({ agent, input: 'x' }), stream);
+      expect(out.result!.lastResponseId).toBe('resp_2');
+      expect(out.result!.rawResponses.map((r) => r.responseId)).toEqual(['resp_1', 'resp_2']);
+    });
+  });
+
+describe('documented: streaming.mdx "Get the text output"', () => {
+  it('stream.completed resolves only after the session holds the turn', async () => {
+    const session = new MemorySession();
+    const agent = new Agent({ name: 'A', model: new ScriptedModel([[msg('stored answer')]]) });
+    const result = await run(agent, 'q', { stream: true, session });
+    for await (const _ of result.toTextStream());
+    await result.completed;
+    expect(keys(await session.getItems())).toEqual(['message:user', 'message:assistant']);
   });
 });
