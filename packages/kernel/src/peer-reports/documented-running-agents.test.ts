@@ -193,7 +193,7 @@ for (const stream of [false, true])
       ]);
     });
 
-    it('results.mdx "Input and output surfaces": history = input + newItems; newItems carry their agents; lastAgent is the agent after a handoff', async () => {
+    it('results.mdx "Input and output surfaces": history = input + newItems, output = newItems as items; newItems carry their agents; lastAgent is the agent after a handoff', async () => {
       const lookup = tool({ name: 'lookup', description: '', execute: () => 'found' });
       const billing = new Agent({
         name: 'Billing',
@@ -217,6 +217,7 @@ for (const stream of [false, true])
         'message_output_item@Billing',
       ]);
       expect(r.history).toEqual([...input, ...r.newItems.map((i) => i.raw_item)]);
+      expect(r.output).toEqual(r.newItems.map((i) => i.raw_item)); // "output": the new items only
       expect(r.rawResponses).toHaveLength(3);
       expect(r.usage.requests ?? r.rawResponses.length).toBe(3);
     });
