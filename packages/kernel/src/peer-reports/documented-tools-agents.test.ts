@@ -374,6 +374,59 @@ for (const stream of [false, true])
   });
 
 for (const stream of [false, true])
+  describe(`documented: tools.mdx agents as tools, context.mdx (${stream ? 'streamed' : 'non-streamed'})`, () => {
+    it('tools.mdx "Streaming events from agent tools": onStream gets every nested event ({ event, toolCallId }) in order, in either parent mode', async () => {
+      const seen: string[] = [];
+      const billing = new Agent({
+        name: 'Billing Agent',
+        model: new ScriptedModel([[msg('charge is 5')]]),
+      });
+      const t = billing.asTool({
+        toolName: 'billing_agent',
+        onStream: (payload) => {
+          seen.push(`${payload.toolCallId}:${payload.event.type}`);
+        },
+      });
+      const boss = new Agent({
+        name: 'Boss',
+        tools: [t],
+        model: new ScriptedModel([[fc('billing_agent', { input: 'charge?' }, 'c1')], [msg('5')]]),
+      });
+      const out = await runMode(() => ({ agent: boss, input: 'x' }), stream);
+      expect(out.result!.finalOutput).toBe('5');
+      expect(seen[0]).toBe('c1:agent_updated_stream_event');
+      expect(seen).toContain('c1:raw_model_stream_event');
+      expect(seen.at(-1)).toBe('c1:run_item_stream_event');
+    });
+
+    it('context.mdx "Local context": nested agent.asTool() runs share the same app context object (no isolated copy)', async () => {
+      const context = { hits: 0 };
+      const inner = tool({
+        name: 'inner',
+        description: '',
+        execute: (_a, ctx) => {
+          expect(ctx.context).toBe(context);
+          context.hits++;
+          return 'ok';
+        },
+      });
+      const sub = new Agent({
+        name: 'Sub',
+        tools: [inner],
+        model: new ScriptedModel([[fc('inner', {}, 'i1')], [msg('sub done')]]),
+      });
+      const boss = new Agent({
+        name: 'Boss',
+        tools: [sub.asTool({ toolName: 'sub' })],
+        model: new ScriptedModel([[fc('sub', { input: 'go' }, 'c1')], [msg('boss done')]]),
+      });
+      const out = await runMode(() => ({ agent: boss, input: 'x', options: { context } }), stream);
+      expect(out.result!.finalOutput).toBe('boss done');
+      expect(context.hits).toBe(1);
+    });
+  });
+
+for (const stream of [false, true])
   describe(`documented: agents.mdx (${stream ? 'streamed' : 'non-streamed'})`, () => {
     const lookup = () => tool({ name: 'lookup', description: '', execute: () => 'looked up' });
     const other = () => tool({ name: 'other', description: '', execute: () => 'other result' });
