@@ -6,6 +6,7 @@ import type { RunOutcome } from '../capability/capability.js';
 import {
   BatonError,
   describeThrown,
+  GuardrailExecutionError,
   MaxTurnsExceededError,
   nonErrorThrown,
   RunAbortedError,
@@ -161,7 +162,9 @@ async function finish(
   // resumes from this output: guardrails again, or the write alone (no second model call).
   state.finalOutput = output;
   await runOutputGuardrails(rt, agent, output, toolCallIds).catch((error) => {
-    if (!rt.signal?.aborted) state.finalOutput = undefined; // tripped: a resume asks the model
+    // Tripped: a resume asks the model; aborted or crashed (GuardrailExecutionError): judged again.
+    if (!rt.signal?.aborted && !GuardrailExecutionError.isInstance(error))
+      state.finalOutput = undefined;
     throw error;
   });
   state.hasFinalOutput = true;

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runMode } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
-import { MaxTurnsExceededError, ModelBehaviorError } from '../errors/errors.js';
+import {
+  GuardrailExecutionError,
+  MaxTurnsExceededError,
+  ModelBehaviorError,
+  UserError,
+} from '../errors/errors.js';
 import { inputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
 import { handoff } from '../handoff/handoff.js';
 import type { Item, MessageItem } from '../items/item-types.js';
@@ -346,3 +351,82 @@ describe('documented: streaming.mdx "Get the text output"', () => {
     expect(keys(await session.getItems())).toEqual(['message:user', 'message:assistant']);
   });
 });
+
+for (const stream of [false, true])
+  describe(`documented: running-agents.mdx "Exceptions" (${stream ? 'streamed' : 'non-streamed'})`, () => {
+    it('a guardrail that throws fails the run with GuardrailExecutionError (the error as cause), input or output', async () => {
+      const crash = new Error('Something is wrong!');
+      const inputCrash = await runMode(
+        () => ({
+          agent: new Agent({
+            name: 'A',
+            model: new ScriptedModel([[msg('never')]]),
+            inputGuardrails: [
+              inputGuardrail({
+                name: 'math_homework',
+                execute: () => {
+                  throw crash;
+                },
+              }),
+            ],
+          }),
+          input: 'x',
+        }),
+        stream,
+      );
+      expect(inputCrash.error).toBeInstanceOf(GuardrailExecutionError);
+      expect((inputCrash.error as Error).cause).toBe(crash);
+      expect((inputCrash.error as Error).message).toContain('math_homework');
+      // A bad verdict stays a UserError.
+      const sloppy = await runMode(
+        () => ({
+          agent: new Agent({
+            name: 'A',
+            model: new ScriptedModel([[msg('x')]]),
+            outputGuardrails: [outputGuardrail({ name: 'sloppy', execute: () => 'yes' as any })],
+          }),
+          input: 'x',
+        }),
+        stream,
+      );
+      expect(sloppy.error).toBeInstanceOf(UserError);
+    });
+
+    it('an output guardrail that crashed is run again from the saved state without another model call (also after JSON); the session gets the output once', async () => {
+      for (const roundTrip of [false, true]) {
+        let crashes = 1;
+        const verdicts: string[] = [];
+        const model = new ScriptedModel([[msg('the answer')], [msg('never')]]);
+        const session = new MemorySession();
+        const agent = new Agent({
+          name: 'A',
+          model,
+          outputGuardrails: [
+            outputGuardrail({
+              name: 'check',
+              execute: ({ output }) => {
+                if (crashes-- > 0) throw new Error('Output guardrail crashed.');
+                verdicts.push(String(output));
+                return { tripwireTriggered: false, outputInfo: null };
+              },
+            }),
+          ],
+        });
+        const first = await runMode(() => ({ agent, input: 'q', options: { session } }), stream);
+        const error = first.error as GuardrailExecutionError;
+        expect(error).toBeInstanceOf(GuardrailExecutionError);
+        expect(keys(await session.getItems())).toEqual(['message:user']);
+        const state = roundTrip
+          ? await RunState.fromString(agent, (error.state as RunState).toString())
+          : (error.state as RunState);
+        const second = await runMode(
+          () => ({ agent, input: state as any, options: { session } }),
+          stream,
+        );
+        expect(second.result!.finalOutput).toBe('the answer');
+        expect(verdicts).toEqual(['the answer']);
+        expect(model.requests).toHaveLength(1);
+        expect(keys(await session.getItems())).toEqual(['message:user', 'message:assistant']);
+      }
+    });
+  });
