@@ -8,3 +8,4 @@
  * ```
  */
 export { keepLastN, removeAllTools } from './handoff-filters.js';
+export { promptWithHandoffInstructions, RECOMMENDED_PROMPT_PREFIX } from './handoff-prompt.js';

@@ -18,6 +18,7 @@ export type { Capability, CapabilityRun, RunOutcome } from './capability/capabil
 export {
   BatonError,
   DurabilityError,
+  GuardrailExecutionError,
   InputGuardrailTripwireTriggered,
   MaxTurnsExceededError,
   ModelBehaviorError,

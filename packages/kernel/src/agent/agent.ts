@@ -30,7 +30,7 @@ export interface FunctionToolResult {
  * Decides whether tool results end the run. It sees the results of the turn's calls that ran,
  * in call order (`stop_on_first_tool`: the first of them); in a turn resumed after an approval
  * pause or a failure, that includes the calls that ran before it (whose `output`, after a
- * RunState JSON round trip, is the text the model saw).
+ * RunState JSON round trip, is the same value when it is plain JSON, else the text the model saw).
  */
 export type ToolUseBehavior<TContext = any> =
   | 'run_llm_again'

@@ -203,6 +203,13 @@ export class SessionError extends BatonError {
   }
 }
 
+/**
+ * An input or output guardrail threw instead of returning its verdict (the error is `cause`).
+ * `state` resumes the run: an output guardrail that failed is run again on the same final output
+ * (no model call); input guardrails run only on a new run's first input (start again).
+ */
+export class GuardrailExecutionError extends BatonError implements StateCarrier {}
+
 /** An input guardrail's tripwire fired: the run stopped. `result` is the guardrail's result. */
 export class InputGuardrailTripwireTriggered extends BatonError implements StateCarrier {
   constructor(

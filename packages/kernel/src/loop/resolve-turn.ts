@@ -121,7 +121,10 @@ export function processResponse(
   return { items, pending, immediateOutputs, lastMessage };
 }
 
-/** The `{ finalOutput }` an error handler returned. @throws UserError for anything else. */
+/**
+ * The `{ finalOutput }` an error handler returned (one returning `undefined` keeps the error).
+ * @throws UserError for anything else.
+ */
 export function handledOutput(name: string, handled: unknown): unknown {
   if (!handled || typeof handled !== 'object' || !('finalOutput' in handled))
     throw new UserError(`errorHandlers.${name} must return { finalOutput }.`);
@@ -143,13 +146,14 @@ export async function finalOutputOf(
   const ctx = rt.state.context;
   const text = extractText(message);
   const refusal = text === '' ? extractRefusal(message) : undefined;
-  if (refusal !== undefined && handlers.modelRefusal)
-    return handledOutput('modelRefusal', await handlers.modelRefusal(ctx, { refusal }));
+  const refused =
+    refusal === undefined ? undefined : await handlers.modelRefusal?.(ctx, { refusal });
+  if (refused !== undefined) return handledOutput('modelRefusal', refused);
   if (!plan.outputSchema) return text;
   const agent = `Agent "${plan.agent.name}"`;
   const invalid = async (rawText: string, message: string) => {
-    if (!handlers.invalidFinalOutput) throw new ModelBehaviorError(message, { rawText });
-    const handled = await handlers.invalidFinalOutput(ctx, { rawText, message });
+    const handled = await handlers.invalidFinalOutput?.(ctx, { rawText, message });
+    if (handled === undefined) throw new ModelBehaviorError(message, { rawText });
     return handledOutput('invalidFinalOutput', handled);
   };
   if (refusal !== undefined)

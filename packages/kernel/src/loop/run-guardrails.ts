@@ -4,6 +4,9 @@
  * may cancel it, but the turn's tools and handoffs wait for every one of them.
  */
 import {
+  BatonError,
+  describeThrown,
+  GuardrailExecutionError,
   InputGuardrailTripwireTriggered,
   nonErrorThrown,
   OutputGuardrailTripwireTriggered,
@@ -38,7 +41,9 @@ async function runOne(
   } catch (error) {
     const failure = nonErrorThrown(error, `Guardrail "${guardrail.name}"`);
     if (span) rt.tracer!.failSpan(span, failure);
-    throw failure;
+    if (BatonError.isInstance(failure)) throw failure; // a bad verdict, an abort
+    const message = `Guardrail "${guardrail.name}" failed to complete: ${describeThrown(failure)}`;
+    throw new GuardrailExecutionError(message, { cause: failure });
   }
 }
 

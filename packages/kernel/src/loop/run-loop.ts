@@ -6,6 +6,7 @@ import type { RunOutcome } from '../capability/capability.js';
 import {
   BatonError,
   describeThrown,
+  GuardrailExecutionError,
   MaxTurnsExceededError,
   nonErrorThrown,
   RunAbortedError,
@@ -76,9 +77,9 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
     for (;;) {
       const { maxTurns } = state;
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
-        const handler = rt.options.errorHandlers?.maxTurns;
-        if (!handler) throw new MaxTurnsExceededError(maxTurns);
-        const handled = await handler(state.context, { maxTurns });
+        // A handler returning `undefined` keeps the error (as in openai-agents-js).
+        const handled = await rt.options.errorHandlers?.maxTurns?.(state.context, { maxTurns });
+        if (handled === undefined) throw new MaxTurnsExceededError(maxTurns);
         const output = handledOutput('maxTurns', handled);
         // No empty assistant message for an output without text (`undefined`, a function).
         const text =
@@ -161,7 +162,9 @@ async function finish(
   // resumes from this output: guardrails again, or the write alone (no second model call).
   state.finalOutput = output;
   await runOutputGuardrails(rt, agent, output, toolCallIds).catch((error) => {
-    if (!rt.signal?.aborted) state.finalOutput = undefined; // tripped: a resume asks the model
+    // Tripped: a resume asks the model; aborted or crashed (GuardrailExecutionError): judged again.
+    if (!rt.signal?.aborted && !GuardrailExecutionError.isInstance(error))
+      state.finalOutput = undefined;
     throw error;
   });
   state.hasFinalOutput = true;

@@ -13,7 +13,7 @@ import type {
 } from '../model/model.js';
 import type { Session, SessionInputCallback, SessionSettings } from '../session/session.js';
 import type { ToolEffect } from '../tool/tool.js';
-import type { RunContext } from './run-context.js';
+import type { MaybePromise, RunContext } from './run-context.js';
 
 /** Exponential backoff with jitter. Delays in milliseconds. */
 export interface BackoffOptions {
@@ -77,11 +77,11 @@ export interface MaxTurnsHandled {
   includeInHistory?: boolean;
 }
 
-/** An error handler: the final output to end the run with instead of the error. */
+/** An error handler: the final output to end the run with instead of the error, or `undefined` to keep the error. */
 type OutputHandler<TContext, TInfo> = (
   ctx: RunContext<TContext>,
   info: TInfo,
-) => { finalOutput: unknown } | Promise<{ finalOutput: unknown }>;
+) => MaybePromise<{ finalOutput: unknown } | undefined>;
 
 export interface RunOptions<TContext = any> {
   /**
@@ -114,7 +114,10 @@ export interface RunOptions<TContext = any> {
   maxToolConcurrency?: number;
   /** Model-call retries (retryable errors only). Default 2 retries, exponential backoff. */
   retry?: RetryOptions;
-  /** Turn some run errors into a final output: each returns `{ finalOutput }`. */
+  /**
+   * Turn some run errors into a final output: each returns `{ finalOutput }`, or `undefined` to
+   * keep the error (as in openai-agents-js).
+   */
   errorHandlers?: {
     /**
      * Instead of `MaxTurnsExceededError`. The final output is also appended to the run's items
@@ -126,7 +129,7 @@ export interface RunOptions<TContext = any> {
     maxTurns?: (
       ctx: RunContext<TContext>,
       info: { maxTurns: number },
-    ) => MaxTurnsHandled | Promise<MaxTurnsHandled>;
+    ) => MaybePromise<MaxTurnsHandled | undefined>;
     /** Instead of `ModelBehaviorError` for invalid structured output. */
     invalidFinalOutput?: OutputHandler<TContext, { rawText: string; message: string }>;
     /**

@@ -53,6 +53,10 @@ export class RunResultBase<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   get history(): Item[] {
     return replayableHistory(this.state);
   }
+  /** Only the items this run generated, as plain items (approval placeholders left out). */
+  get output(): Item[] {
+    return runItemsToInputItems(this.state.generatedItems);
+  }
   /** Same as `history`. */
   toInputList(): Item[] {
     return this.history;

@@ -2,6 +2,7 @@
  * The step function: one turn = one model call → classification → side effects → `NextStep`.
  * A paused turn resumes at its side effects without calling the model again (invariant 3).
  */
+import { UserError } from '../errors/errors.js';
 import type { MessageItem } from '../items/item-types.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
@@ -74,6 +75,10 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
       { systemInstructions, input: input.slice() },
       state.context,
     );
+    if (!Array.isArray(filtered?.input))
+      throw new UserError(
+        'callModelInputFilter must return { input: Item[], systemInstructions? }.',
+      );
     input = filtered.input;
     systemInstructions = filtered.systemInstructions;
   }

@@ -53,7 +53,8 @@ export type RunResultFor<TAgent extends AnyAgent, S extends boolean> = S extends
  * @param options Run options; `context` must match the agent's context type.
  * @returns `RunResult`, or with `stream: true` a `StreamedRunResult` to iterate.
  * @throws MaxTurnsExceededError, ModelBehaviorError, ModelCallError, RunAbortedError,
- *   InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, ToolGuardrailTripwireTriggered,
+ *   InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, GuardrailExecutionError (a
+ *   guardrail threw), ToolGuardrailTripwireTriggered,
  *   ToolTimeoutError, ToolCallError, UserError (bad config, a RunState resumed with another agent
  *   or session, or already resumed), SessionError — errors that can be resumed carry `state`;
  *   abort and max-turns errors carry a replayable `history`.

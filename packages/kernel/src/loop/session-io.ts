@@ -91,8 +91,11 @@ export async function prepareSessionInput(options: RunOptions, newInput: Item[])
     options.sessionSettings,
     options.signal,
   );
-  if (options.sessionInputCallback) return options.sessionInputCallback(history, newInput.slice());
-  return [...history, ...newInput];
+  if (!options.sessionInputCallback) return [...history, ...newInput];
+  const items = await options.sessionInputCallback(history, newInput.slice());
+  if (!Array.isArray(items))
+    throw new UserError('sessionInputCallback must return an array of items (the turn input).');
+  return items;
 }
 
 /**

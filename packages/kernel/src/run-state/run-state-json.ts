@@ -25,11 +25,12 @@ export const MAX_RUN_STATE_DEPTH = 256;
 /** A run item as JSON: agents by name. */
 export function serializeRunItem(item: RunItem<AnyAgent>): SerializedRunItemV1 {
   // One copy in a loop (rest + spread copies cost ~4× as much). `output` is the tool's return
-  // value: left out, the model-visible output is in raw_item.
+  // value: kept when it is plain JSON other than a string (as openai-agents-js does), else left
+  // out (a reader uses the model-visible output in raw_item).
   const out: Record<string, unknown> = {};
   const fields = item as unknown as Record<string, unknown>;
   for (const key of Object.keys(item))
-    if (key !== 'agent' && key !== 'output') out[key] = fields[key];
+    if (key === 'output' ? plainOutput(fields.output) : key !== 'agent') out[key] = fields[key];
   if (item.type === 'handoff_output_item') {
     out.source_agent = item.source_agent.name;
     out.target_agent = item.target_agent.name;
@@ -48,9 +49,23 @@ export function toRunItem(
     item.source_agent = agentNamed(s.source_agent!);
     item.target_agent = agentNamed(s.target_agent!);
   } else if (s.type === 'tool_approval_item') item.path = s.path ?? [];
-  else if (s.type === 'tool_call_output_item')
+  else if (s.type === 'tool_call_output_item' && !('output' in s))
     item.output = (s.raw_item as FunctionCallOutputItem).output;
   return item;
+}
+
+/** A tool result worth keeping: not a string (raw_item has the same text) and plain JSON. */
+const plainOutput = (v: unknown) => typeof v !== 'string' && isPlainJson(v, new Set(), 0);
+
+/** Strings, booleans, null, finite numbers, arrays and plain objects of them (no cycle, ≤ 64 deep). */
+function isPlainJson(v: unknown, seen: Set<object>, depth: number): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'object' || seen.has(v) || depth > 64) return false;
+  const proto = Object.getPrototypeOf(v);
+  if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) return false;
+  seen.add(v);
+  return Object.values(v).every((x) => isPlainJson(x, seen, depth + 1));
 }
 
 function compareVersions(a: string, b: string): number {

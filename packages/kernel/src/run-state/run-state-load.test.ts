@@ -31,8 +31,9 @@ describe('RunState.fromString rebinds run items', () => {
       (i) =>
         i.type === 'tool_call_output_item' && (i.raw_item as { call_id: string }).call_id === 'c1',
     ) as { output: unknown; raw_item: { output: unknown } };
-    expect(lookup.output).toBe(lookup.raw_item.output);
-    expect(typeof lookup.output).toBe('string');
+    // A plain-JSON return value keeps its structure (openai-agents-js results.mdx "New items").
+    expect(lookup.output).toEqual(JSON.parse(lookup.raw_item.output as string));
+    expect(typeof lookup.output).toBe('object');
     expect(state.getInterruptions()[0].path).toEqual([]);
     // A state written without `path` (older writers) loads with an empty path and still resumes.
     const data = JSON.parse(json);
@@ -151,7 +152,8 @@ describe('approve and reject refuse what is not waiting in this state', () => {
     const state = await RunState.fromString(desk.triage, json);
     state.finalOutput = { partial: true };
     const named = (item: any) => {
-      const { agent, output: _output, ...rest } = item;
+      const { agent, output, ...rest } = item;
+      if (typeof output === 'object') rest.output = output; // plain JSON results are kept
       if (item.type === 'handoff_output_item')
         Object.assign(rest, {
           source_agent: item.source_agent.name,

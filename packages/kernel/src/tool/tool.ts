@@ -191,8 +191,8 @@ const EMPTY_OBJECT: JsonSchema = {
 
 /**
  * Declares a function tool.
- * @throws UserError for an invalid name, a missing `execute`, or `strict: true` with a schema
- *   that cannot be made OpenAI-strict.
+ * @throws UserError for an invalid name, a missing `execute`, an unknown `timeoutBehavior`, or
+ *   `strict: true` with a schema that cannot be made OpenAI-strict.
  */
 export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult = unknown>(
   options: ToolOptions<P, TContext, TResult>,
@@ -216,6 +216,11 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
         strict: options.strict !== false,
         validate: (v) => ({ ok: true, value: v as Infer<P> }),
       };
+  const timeoutBehavior = options.timeoutBehavior ?? 'error_as_result';
+  if (timeoutBehavior !== 'error_as_result' && timeoutBehavior !== 'raise')
+    throw new UserError(
+      `tool "${options.name}": timeoutBehavior must be 'error_as_result' or 'raise' (openai-agents' 'raise_exception'), got ${JSON.stringify(timeoutBehavior)}.`,
+    );
   const approval = options.needsApproval ?? false;
   const enabled = options.isEnabled ?? true;
   return {
@@ -226,7 +231,7 @@ export function tool<P extends SchemaLike = JsonSchema, TContext = any, TResult 
     strict: schema.strict,
     effect: options.effect ?? 'unsafe',
     timeoutMs: options.timeoutMs,
-    timeoutBehavior: options.timeoutBehavior ?? 'error_as_result',
+    timeoutBehavior,
     errorFunction:
       options.errorFunction === undefined ? defaultToolErrorFunction : options.errorFunction,
     inputGuardrails: options.inputGuardrails ?? [],
