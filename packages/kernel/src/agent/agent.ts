@@ -128,10 +128,6 @@ const LIST_KEYS = [
  *   that is not a tool, an invalid output type).
  */
 export class Agent<TContext = any, TOutputType extends OutputType = undefined> {
-  // Its own name also in a bundle that renames the class (esbuild: `var Agent = class _Agent`).
-  static {
-    Object.defineProperty(this, 'name', { value: 'Agent' });
-  }
   readonly name!: string;
   /** The system prompt (see `AgentConfig.instructions`). */
   instructions?: Instructions<TContext>;

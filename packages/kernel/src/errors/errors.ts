@@ -8,10 +8,6 @@ const BRAND = Symbol.for('baton.error');
 
 /** Base class of every error Baton throws. `kind` names the subclass across duplicated installs. */
 export class BatonError extends Error {
-  // Its own name also in a bundle that renames the class (esbuild: `var BatonError = class _BatonError`).
-  static {
-    Object.defineProperty(this, 'name', { value: 'BatonError' });
-  }
   readonly [BRAND] = true;
   /** The subclass name, stable across bundles (e.g. `'UserError'`). */
   readonly kind: string;

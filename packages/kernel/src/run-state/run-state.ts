@@ -62,10 +62,6 @@ const REBUILT_FIELDS = new Set([
 ]);
 
 export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
-  // Its own name also in a bundle that renames the class (esbuild: `var RunState = class _RunState`).
-  static {
-    Object.defineProperty(this, 'name', { value: 'RunState' });
-  }
   schemaVersion = RUN_STATE_SCHEMA_VERSION;
   runId: string;
   startingAgent: TAgent;
