@@ -8,6 +8,7 @@ import { run } from '../loop/run.js';
 import type { RunStreamEvent } from '../loop/run-events.js';
 import type { RunOptions } from '../loop/run-options.js';
 import type { RunResultBase } from '../loop/run-result.js';
+import type { RunState } from '../run-state/run-state.js';
 
 export interface Scenario {
   agent: Agent<any, any>;
@@ -35,6 +36,23 @@ export function recordingHooks(log: string[]): RunHooks {
     onToolEnd: (_c, a, t, call) => void log.push(`tool_end:${a.name}:${t}:${call.call_id}`),
     onHandoff: (_c, from, to) => void log.push(`handoff:${from.name}->${to.name}`),
   };
+}
+
+/**
+ * Runs `agent` on `input` in one mode: the result (streamed: after every event was read and
+ * `completed` resolved); rejects as the run does.
+ */
+export async function runIn(
+  agent: Agent<any, any>,
+  input: AgentInput | RunState,
+  options: RunOptions,
+  stream: boolean,
+): Promise<RunResultBase> {
+  if (!stream) return run(agent, input, options);
+  const result = await run(agent, input, { ...options, stream: true });
+  for await (const _event of result);
+  await result.completed;
+  return result;
 }
 
 export async function runMode(make: () => Scenario, stream: boolean): Promise<ModeOutcome> {

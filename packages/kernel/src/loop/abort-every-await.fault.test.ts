@@ -11,6 +11,7 @@
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runIn } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { OutputGuardrailTripwireTriggered, RunAbortedError } from '../errors/errors.js';
 import { inputGuardrail, outputGuardrail } from '../guardrail/guardrail.js';
@@ -20,7 +21,6 @@ import { RunState } from '../run-state/run-state.js';
 import { MemorySession } from '../session/memory-session.js';
 import { tool } from '../tool/tool.js';
 import { run } from './run.js';
-import type { RunOptions } from './run-options.js';
 
 /** More than any scenario here needs (~100–300 rounds); a run past it fails the test. */
 const MAX_ROUNDS = 2_000;
@@ -110,13 +110,6 @@ function describeItem(item: Item): string {
 }
 
 /** Runs to the end in either mode; resolves with the result or rejects with the run's error. */
-async function go(agent: Agent, input: string | RunState, options: RunOptions, stream: boolean) {
-  if (!stream) return run(agent, input, options);
-  const result = await run(agent, input, { ...options, stream: true });
-  for await (const _ of result);
-  await result.completed;
-  return result;
-}
 
 /**
  * Starts `start()` and aborts `controller` after `k` microtask rounds (unless it settled first).
@@ -185,7 +178,7 @@ async function checkAbortAt(
   const before = (await session.getItems()).map(describeItem);
   const controller = new AbortController();
   const { result, error, atAbort } = await abortAfter(k, controller, w.finishes, () =>
-    go(w.agent, input, { session, signal: controller.signal }, stream),
+    runIn(w.agent, input, { session, signal: controller.signal }, stream),
   );
   if (!atAbort) {
     // The run finished before round k: it must have finished normally.
@@ -217,7 +210,7 @@ async function checkAbortAt(
   const state = await RunState.fromString(w.agent, (aborted.state as RunState).toString());
   const held = outputsIn(state);
   const finishedBefore = new Map(w.finished);
-  const resumed = await go(w.agent, state, { session }, stream);
+  const resumed = await runIn(w.agent, state, { session }, stream);
   expect(resumed.finalOutput, where).toBe('All done.');
   // The input guardrail passed before the answer was used (an abort does not skip it).
   expect(
@@ -256,7 +249,7 @@ async function sweep(
     await add(items, options);
     writeEnds.push((await baseline.session.getItems()).length);
   };
-  await go(baseline.w.agent, baseline.input, { session: baseline.session }, stream);
+  await runIn(baseline.w.agent, baseline.input, { session: baseline.session }, stream);
   const conversation = {
     items: (await baseline.session.getItems()).map(describeItem),
     writeEnds,
@@ -338,11 +331,11 @@ describe('a final output kept for its guardrails', () => {
           }),
         ],
       });
-      const error = await go(agent, 'q', {}, stream).catch((e) => e);
+      const error = await runIn(agent, 'q', {}, stream).catch((e) => e);
       expect(error).toBeInstanceOf(OutputGuardrailTripwireTriggered);
       const state = await RunState.fromString(agent, (error.state as RunState).toString());
       expect(state.finalOutput).toBeUndefined();
-      const resumed = await go(agent, state, {}, stream);
+      const resumed = await runIn(agent, state, {}, stream);
       expect(resumed.finalOutput).toBe('Safe answer.');
       expect(model.requests).toHaveLength(2);
     });

@@ -9,29 +9,14 @@ import { z } from 'zod';
 import { runMode } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { ModelBehaviorError, RunAbortedError, UserError } from '../errors/errors.js';
-import type { FunctionCallOutputItem, Item } from '../items/item-types.js';
+import type { Item } from '../items/item-types.js';
 import { tool } from '../tool/tool.js';
 import { setTraceProcessors } from '../tracing/processors.js';
 import type { AgentSpanData, TurnSpanData } from '../tracing/span-types.js';
+import { counter, user } from './__fixtures__/turn-helpers.js';
 import { run, runStep } from './run.js';
 
 afterEach(() => setTraceProcessors([]));
-
-const user = (content: string): Item => ({ type: 'message', role: 'user', content });
-const _outputsOf = (input: Item[]) =>
-  input.filter((i): i is FunctionCallOutputItem => i.type === 'function_call_output');
-
-function counter(name: string, runs: Record<string, number>, needsApproval = false) {
-  return tool({
-    name,
-    description: '',
-    needsApproval,
-    execute: (_a, _c, { callId }) => {
-      runs[callId] = (runs[callId] ?? 0) + 1;
-      return `${name} ran`;
-    },
-  });
-}
 
 describe('spans of a run', () => {
   it('turn spans carry the turn number; agent spans the tools, handoffs and output type', async () => {

@@ -12,30 +12,15 @@ import { runMode } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { inputGuardrail } from '../guardrail/guardrail.js';
 import { handoff } from '../handoff/handoff.js';
-import type { FunctionCallOutputItem, HostedItem, Item } from '../items/item-types.js';
+import type { HostedItem, Item } from '../items/item-types.js';
 import { RunState } from '../run-state/run-state.js';
 import { MemorySession } from '../session/memory-session.js';
-import { type HostedTool, tool } from '../tool/tool.js';
+import type { HostedTool } from '../tool/tool.js';
 import { setTraceProcessors } from '../tracing/processors.js';
+import { counter, outputsOf, user } from './__fixtures__/turn-helpers.js';
 import { runStep } from './run.js';
 
 afterEach(() => setTraceProcessors([]));
-
-const user = (content: string): Item => ({ type: 'message', role: 'user', content });
-const outputsOf = (input: Item[]) =>
-  input.filter((i): i is FunctionCallOutputItem => i.type === 'function_call_output');
-
-function counter(name: string, runs: Record<string, number>, needsApproval = false) {
-  return tool({
-    name,
-    description: '',
-    needsApproval,
-    execute: (_a, _c, { callId }) => {
-      runs[callId] = (runs[callId] ?? 0) + 1;
-      return `${name} ran`;
-    },
-  });
-}
 
 describe('invariant 2 across a resume and a session (both modes)', () => {
   for (const stream of [false, true]) {

@@ -8,11 +8,10 @@
 import { getEventListeners } from 'node:events';
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
+import { runIn } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { RunAbortedError, SessionError } from '../errors/errors.js';
 import type { Item } from '../items/item-types.js';
-import { run } from '../loop/run.js';
-import type { RunOptions } from '../loop/run-options.js';
 import { RunState } from '../run-state/run-state.js';
 import type { Session } from '../session/session.js';
 import { tool } from '../tool/tool.js';
@@ -36,20 +35,6 @@ function v1Session(): Session & { items: Item[]; writes: number } {
   return s;
 }
 
-async function go(
-  agent: Agent<any, any>,
-  input: string | RunState,
-  options: RunOptions,
-  stream: boolean,
-) {
-  if (!stream) return run(agent, input, options);
-  const result = await run(agent, input, { ...options, stream: true });
-  for await (const _event of result) {
-  }
-  await result.completed;
-  return result;
-}
-
 const ids = (items: Item[]) =>
   items.map((i) => (i.type === 'message' ? `${i.role}` : `${i.type}:${(i as any).call_id}`));
 
@@ -67,7 +52,7 @@ for (const stream of [false, true])
       // turn's write is reached with the signal aborted.
       const hooks = { onToolEnd: () => controller.abort() };
       const session = v1Session();
-      const error = await go(
+      const error = await runIn(
         agent,
         'hello',
         { session, hooks, signal: controller.signal },
@@ -80,7 +65,7 @@ for (const stream of [false, true])
       expect(ids(session.items)).toEqual(['user']); // the input only: the items write not sent
       const state = await RunState.fromString(agent, (error!.state as RunState).toString());
       expect(state.pendingSessionWrite).toBeDefined();
-      const resumed = await go(agent, state, { session }, stream);
+      const resumed = await runIn(agent, state, { session }, stream);
       expect(resumed.finalOutput).toBe('done');
       expect(ids(session.items)).toEqual([
         'user',
@@ -105,8 +90,8 @@ for (const stream of [false, true])
         model: new ScriptedModel([[msg('one')], [msg('two')]]),
       });
       const signal = new AbortController().signal;
-      await go(agent, 'a', { session, signal }, stream);
-      await go(agent, 'b', { session, signal }, stream);
+      await runIn(agent, 'a', { session, signal }, stream);
+      await runIn(agent, 'b', { session, signal }, stream);
       expect(ids(items)).toEqual(['user', 'assistant', 'user', 'assistant']);
       const broken = {
         ...session,
@@ -114,7 +99,7 @@ for (const stream of [false, true])
           throw new Error('closed');
         },
       } as unknown as Session;
-      const error = await go(agent, 'c', { session: broken, signal }, stream).catch((e) => e);
+      const error = await runIn(agent, 'c', { session: broken, signal }, stream).catch((e) => e);
       expect(error).toBeInstanceOf(SessionError);
       expect(String(error.message)).toContain('closed');
     });
@@ -125,7 +110,7 @@ for (const stream of [false, true])
       const controller = new AbortController();
       const reason = new Error('user left');
       setTimeout(() => controller.abort(reason), 10);
-      const error = await go(agent, 'x', { session, signal: controller.signal }, stream).catch(
+      const error = await runIn(agent, 'x', { session, signal: controller.signal }, stream).catch(
         (e) => e,
       );
       expect(error).toBeInstanceOf(RunAbortedError);
@@ -142,7 +127,7 @@ for (const stream of [false, true])
           tools: [lookup],
           model: new ScriptedModel([[fc('lookup', {}, `c${i}`)], [msg('done')]]),
         });
-        await go(agent, 'hello', { session, signal: controller.signal }, stream);
+        await runIn(agent, 'hello', { session, signal: controller.signal }, stream);
       }
       expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
       expect(session.items).toHaveLength(80);

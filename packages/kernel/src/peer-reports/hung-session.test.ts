@@ -6,11 +6,10 @@
  */
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
+import { runIn } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { RunAbortedError } from '../errors/errors.js';
 import type { Item } from '../items/item-types.js';
-import { run } from '../loop/run.js';
-import type { RunOptions } from '../loop/run-options.js';
 import { RunState } from '../run-state/run-state.js';
 import { MemorySession } from '../session/memory-session.js';
 import { tool } from '../tool/tool.js';
@@ -42,20 +41,6 @@ class HangingSession extends MemorySession {
   }
 }
 
-async function go(
-  agent: Agent<any, any>,
-  input: string | RunState,
-  options: RunOptions,
-  stream: boolean,
-) {
-  if (!stream) return run(agent, input, options);
-  const result = await run(agent, input, { ...options, stream: true });
-  for await (const _event of result) {
-  }
-  await result.completed;
-  return result;
-}
-
 /** Runs with a signal aborted after 30 ms; the error (it must come, well before 2 s). */
 async function aborted(
   agent: Agent<any, any>,
@@ -65,7 +50,7 @@ async function aborted(
 ) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 30);
-  const outcome = go(agent, input, { session, signal: controller.signal }, stream).then(
+  const outcome = runIn(agent, input, { session, signal: controller.signal }, stream).then(
     () => 'resolved',
     (error: unknown) => error,
   );
@@ -97,14 +82,14 @@ for (const stream of [false, true])
       session.release();
       expect(await session.getItems()).toEqual([]);
       // Nothing ran: the same run again works.
-      await go(agent, 'hello', { session }, stream);
+      await runIn(agent, 'hello', { session }, stream);
       expect(texts(await session.getItems())).toEqual(['user:hello', 'assistant:hi']);
     });
 
     it('a signal aborted before the run: no session call at all, RunAbortedError', async () => {
       const model = new ScriptedModel([[msg('hi')]]);
       const session = new HangingSession('getItems', 99);
-      const error = await go(
+      const error = await runIn(
         new Agent({ name: 'A', model }),
         'hello',
         { session, signal: AbortSignal.abort() },
@@ -131,7 +116,7 @@ for (const stream of [false, true])
         const state = await RunState.fromString(agent, (error.state as RunState).toString());
         expect(state.pendingSessionWrite).toBeDefined();
         session.release(); // the hung write lands after the abort
-        const resumed = await go(agent, state, { session }, stream);
+        const resumed = await runIn(agent, state, { session }, stream);
         expect(resumed.finalOutput).toBe('done');
         expect(texts(await session.getItems())).toEqual(TOOL_RUN);
         expect(model.requests.length).toBeLessThanOrEqual(2);
@@ -147,14 +132,19 @@ for (const stream of [false, true])
       const model = new ScriptedModel([[fc('lookup', {}, 'c1')], [msg('done')]]);
       const agent = new Agent({ name: 'A', model, tools: [lookup] });
       const session = new HangingSession('getItems', 2);
-      const paused = await go(agent, 'hello', { session }, stream);
+      const paused = await runIn(agent, 'hello', { session }, stream);
       const state = await RunState.fromString(agent, paused.state.toString());
       state.approve(state.getInterruptions()[0]);
       const json = state.toString();
       const error = await aborted(agent, state, session, stream);
       expect(error).toBeInstanceOf(RunAbortedError);
       session.release();
-      const resumed = await go(agent, await RunState.fromString(agent, json), { session }, stream);
+      const resumed = await runIn(
+        agent,
+        await RunState.fromString(agent, json),
+        { session },
+        stream,
+      );
       expect(resumed.finalOutput).toBe('done');
       expect(texts(await session.getItems())).toEqual(TOOL_RUN);
     });

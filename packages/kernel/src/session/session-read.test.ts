@@ -1,11 +1,11 @@
 /** Session rows are checked with the item schemas when a run reads them (the boundary). */
 import { msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
+import { runIn } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { SessionError } from '../errors/errors.js';
 import { MAX_ITEM_DEPTH } from '../items/item-schemas.js';
 import type { Item } from '../items/item-types.js';
-import { run } from '../loop/run.js';
 import type { RunOptions } from '../loop/run-options.js';
 import { readSessionHistory } from '../loop/session-io.js';
 import { MemorySession } from './memory-session.js';
@@ -13,13 +13,6 @@ import { MemorySession } from './memory-session.js';
 const bad = { type: 'message', role: 'user' } as unknown as Item;
 
 /** Runs to the end in either mode. */
-async function go(agent: Agent, input: string, options: RunOptions, stream: boolean) {
-  if (!stream) return run(agent, input, options);
-  const result = await run(agent, input, { ...options, stream: true });
-  for await (const _ of result);
-  await result.completed;
-  return result;
-}
 const user = (content: string): Item => ({ type: 'message', role: 'user', content });
 
 for (const stream of [false, true]) {
@@ -28,7 +21,7 @@ for (const stream of [false, true]) {
       const session = new MemorySession({ sessionId: 'conv_7', initialItems: [user('a'), bad] });
       const model = new ScriptedModel([[msg('ok')]]);
       const agent = new Agent({ name: 'A', model });
-      const error = await go(agent, 'next', { session }, stream).catch((e) => e);
+      const error = await runIn(agent, 'next', { session }, stream).catch((e) => e);
       expect(error).toBeInstanceOf(SessionError);
       expect(error).toMatchObject({ operation: 'getItems', key: 'conv_7' });
       expect(error.message).toMatch(/Session "conv_7" returned a malformed item at index 1 of 2/);
@@ -37,7 +30,7 @@ for (const stream of [false, true]) {
       expect(model.requests).toHaveLength(0);
       // The session stays usable: remove the row and go on.
       expect(await session.popItem()).toEqual(bad);
-      await go(agent, 'next', { session }, stream);
+      await runIn(agent, 'next', { session }, stream);
       expect(model.requests[0].input).toEqual([user('a'), user('next')]);
     });
 
@@ -53,7 +46,7 @@ for (const stream of [false, true]) {
       const session = new MemorySession({ initialItems: stored });
       const model = new ScriptedModel([[msg('ok')]]);
       const options = { session, sessionSettings: { onInvalidItem: 'skip' } } as const;
-      await go(new Agent({ name: 'A', model }), 'next', options, stream);
+      await runIn(new Agent({ name: 'A', model }), 'next', options, stream);
       expect(model.requests[0].input).toEqual([user('a'), user('b'), user('next')]);
       expect((await session.getItems()).slice(0, stored.length)).toEqual(stored);
     });
@@ -99,10 +92,12 @@ describe('readSessionHistory', () => {
         );
         const model = new ScriptedModel([[msg('ok')]]);
         const agent = new Agent({ name: 'A', model });
-        await expect(go(agent, 'next', { session }, stream)).rejects.toBeInstanceOf(SessionError);
+        await expect(runIn(agent, 'next', { session }, stream)).rejects.toBeInstanceOf(
+          SessionError,
+        );
         expect(model.requests).toHaveLength(0);
         const skipping = { session, sessionSettings: { onInvalidItem: 'skip' } } as const;
-        const result = await go(agent, 'next', skipping, stream);
+        const result = await runIn(agent, 'next', skipping, stream);
         expect(model.requests[0].input).toEqual([user('a'), user('next')]);
         expect(() => result.state.toString()).not.toThrow();
       }
@@ -137,7 +132,7 @@ describe('how a run combines history and new input', () => {
           return [...history.slice(-1), ...newInput];
         },
       };
-      await go(new Agent({ name: 'A', model }), 'now', options, stream);
+      await runIn(new Agent({ name: 'A', model }), 'now', options, stream);
       expect(model.requests[0].input).toEqual([
         user('earlier'),
         user('now'),

@@ -1,35 +1,14 @@
 /** `memory()`: the read side (what a turn is given of the store) and the prompts it sends. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, run, setTraceProcessors, UserError } from '@baton/kernel';
-import {
-  DirectoryMemoryStore,
-  LIVE_UPDATES_FILE,
-  MEMORY_FILE,
-  memory,
-  SUMMARY_FILE,
-} from '@baton/memory';
+import { run, UserError } from '@baton/kernel';
+import { LIVE_UPDATES_FILE, MEMORY_FILE, memory, SUMMARY_FILE } from '@baton/memory';
 import { fc, msg, ScriptedModel } from '@baton/testing';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { supportAgent, tempStores, textOf } from '../__fixtures__/long-term-setup.js';
 import { memoryModel } from '../__fixtures__/memory-model.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'baton-ltm-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(() => setTraceProcessors([]));
-let n = 0;
-const newStore = () => new DirectoryMemoryStore({ root: join(dir, `s${++n}`) });
-const textOf = (r: { instructions?: string; systemInstructions?: string }) =>
-  r.systemInstructions ?? '';
-
-function supportAgent(mem: ReturnType<typeof memory>, model = memoryModel()) {
-  return new Agent({
-    name: 'support',
-    instructions: 'You help customers.',
-    model,
-    capabilities: [mem],
-  });
-}
+const { dir, newStore } = tempStores();
 
 describe('read side', () => {
   async function seeded(summary: string, handbook: string) {

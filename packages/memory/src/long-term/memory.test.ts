@@ -1,11 +1,3 @@
-/**
- * Long-term memory with ScriptedModel: recording (off the critical path, across pause/resume),
- * phase 1 (structured output, truncation budget, empty and partial results), phase 2 (file tools,
- * bounded raw memories, forgetting), tracing, retries and cancellation. The read side and the
- * prompts: memory-read.test.ts.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   Agent,
@@ -18,7 +10,6 @@ import {
   UserError,
 } from '@baton/kernel';
 import {
-  DirectoryMemoryStore,
   MEMORY_FILE,
   type MemoryStore,
   memory,
@@ -29,25 +20,11 @@ import {
   SUMMARY_FILE,
 } from '@baton/memory';
 import { fc, msg, RecordingTraceProcessor, ScriptedModel } from '@baton/testing';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { supportAgent, tempStores } from '../__fixtures__/long-term-setup.js';
 import { memoryModel, memoryStep, phaseOneAnswer } from '../__fixtures__/memory-model.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'baton-ltm-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(() => setTraceProcessors([]));
-let n = 0;
-const newStore = () => new DirectoryMemoryStore({ root: join(dir, `s${++n}`) });
-const _textOf = (r: { instructions?: string; systemInstructions?: string }) =>
-  r.systemInstructions ?? '';
-
-function supportAgent(mem: ReturnType<typeof memory>, model = memoryModel()) {
-  return new Agent({
-    name: 'support',
-    instructions: 'You help customers.',
-    model,
-    capabilities: [mem],
-  });
-}
+const { dir, newStore } = tempStores();
 
 describe('recording', () => {
   it('appends each run’s new input and generated items to sessions/<session id>.jsonl, without system messages or reasoning', async () => {
