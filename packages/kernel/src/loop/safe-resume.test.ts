@@ -7,31 +7,17 @@
 import { fc, msg, ScriptedModel } from '@baton/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runIn } from '../__tests__/both-modes.js';
 import { Agent } from '../agent/agent.js';
 import { UserError } from '../errors/errors.js';
-import type { AgentInput, FunctionCallOutputItem } from '../items/item-types.js';
+import type { FunctionCallOutputItem } from '../items/item-types.js';
 import { RunState } from '../run-state/run-state.js';
 import { MemorySession } from '../session/memory-session.js';
 import type { Session } from '../session/session.js';
 import { type FunctionTool, tool } from '../tool/tool.js';
 import { run } from './run.js';
 import { RunContext } from './run-context.js';
-import type { RunOptions } from './run-options.js';
-import type { RunResultBase } from './run-result.js';
 import { runToolCall } from './run-tool-call.js';
-
-async function drive(
-  agent: Agent<any, any>,
-  input: AgentInput | RunState,
-  options: RunOptions,
-  stream: boolean,
-): Promise<RunResultBase> {
-  if (!stream) return run(agent, input, options);
-  const result = await run(agent, input, { ...options, stream: true });
-  for await (const _ of result);
-  await result.completed;
-  return result;
-}
 
 /** A desk whose `refund` needs approval; `refunds` counts executions, `keys` their idempotency keys. */
 function desk(
@@ -73,16 +59,16 @@ for (const stream of [false, true]) {
     it('with a session: the second resume of the same JSON is refused and runs nothing again', async () => {
       const { agent, model, refunds } = desk();
       const session = new MemorySession({ sessionId: 'conv_1' });
-      const paused = await drive(agent, 'refund order 42', { session }, stream);
+      const paused = await runIn(agent, 'refund order 42', { session }, stream);
       const json = paused.state.toString();
       const first = await RunState.fromString(agent, json);
       first.approve(first.getInterruptions()[0]);
-      expect((await drive(agent, first, { session }, stream)).finalOutput).toBe('Refunded.');
+      expect((await runIn(agent, first, { session }, stream)).finalOutput).toBe('Refunded.');
       const stored = await session.getItems();
       // The same paused state again (a double-clicked "approve", a second worker).
       const second = await RunState.fromString(agent, json);
       second.approve(second.getInterruptions()[0]);
-      const error = await drive(agent, second, { session }, stream).catch((e) => e);
+      const error = await runIn(agent, second, { session }, stream).catch((e) => e);
       expect(error).toBeInstanceOf(UserError);
       expect(error.message).toMatch(
         /already resumed: session "conv_1" holds the output of call call_refund \(tool "refund"\)/,
@@ -98,7 +84,7 @@ for (const stream of [false, true]) {
 
     it('without a session: each resume raises the generation, so a store detects a stale copy', async () => {
       const { agent, refunds } = desk();
-      const paused = await drive(agent, 'refund order 42', {}, stream);
+      const paused = await runIn(agent, 'refund order 42', {}, stream);
       expect(paused.state.resumeGeneration).toBe(0);
       // A store that keeps the latest generation per run id and claims it before a resume.
       const stored = new Map<string, number>();
@@ -117,7 +103,7 @@ for (const stream of [false, true]) {
       const b = await RunState.fromString(agent, json);
       expect(store.claim(a)).toBe(true);
       a.approve(a.getInterruptions()[0]);
-      const done = await drive(agent, a, {}, stream);
+      const done = await runIn(agent, a, {}, stream);
       expect(done.state.resumeGeneration).toBe(1);
       expect(JSON.parse(done.state.toString()).resumeGeneration).toBe(1);
       store.save(done.state);
@@ -128,39 +114,39 @@ for (const stream of [false, true]) {
 
     it('tools receive idempotencyKey runId:callId, the same after a JSON round trip', async () => {
       const { agent, keys } = desk();
-      const paused = await drive(agent, 'refund', { runId: 'run_fixed' }, stream);
+      const paused = await runIn(agent, 'refund', { runId: 'run_fixed' }, stream);
       const state = await RunState.fromString(agent, paused.state.toString());
       state.approve(state.getInterruptions()[0]);
-      await drive(agent, state, {}, stream);
+      await runIn(agent, state, {}, stream);
       expect(keys).toEqual(['run_fixed:call_refund']);
     });
 
     it('run(otherAgent, state) is refused, by name and by identity, before anything runs', async () => {
       const { agent, model, refunds } = desk();
-      const paused = await drive(agent, 'refund', {}, stream);
+      const paused = await runIn(agent, 'refund', {}, stream);
       paused.state.approve(paused.state.getInterruptions()[0]);
       const stranger = new Agent({ name: 'Stranger', model });
-      const byName = await drive(stranger, paused.state, {}, stream).catch((e) => e);
+      const byName = await runIn(stranger, paused.state, {}, stream).catch((e) => e);
       expect(byName).toBeInstanceOf(UserError);
       expect(byName.message).toMatch(/belongs to starting agent "Desk", not "Stranger"/);
       const twin = desk().agent; // same name, another object (another tool list)
-      const byIdentity = await drive(twin, paused.state, {}, stream).catch((e) => e);
+      const byIdentity = await runIn(twin, paused.state, {}, stream).catch((e) => e);
       expect(byIdentity).toBeInstanceOf(UserError);
       expect(byIdentity.message).toMatch(/loaded with another Agent object named "Desk"/);
       expect(refunds).toEqual([]);
       expect(model.requests).toHaveLength(1);
       expect(paused.state.resumeGeneration).toBe(0);
-      expect((await drive(agent, paused.state, {}, stream)).finalOutput).toBe('Refunded.');
+      expect((await runIn(agent, paused.state, {}, stream)).finalOutput).toBe('Refunded.');
     });
 
     it('an approved call whose tool is gone (or disabled) on the rebound agent fails the resume', async () => {
       for (const changed of [{ withRefund: false }, { refundEnabled: false }]) {
         const { agent, refunds } = desk();
-        const paused = await drive(agent, 'refund', {}, stream);
+        const paused = await runIn(agent, 'refund', {}, stream);
         const later = desk({ ...changed, resumedOnly: true });
         const state = await RunState.fromString(later.agent, paused.state.toString());
         state.approve(state.getInterruptions()[0]);
-        const error = await drive(later.agent, state, {}, stream).catch((e) => e);
+        const error = await runIn(later.agent, state, {}, stream).catch((e) => e);
         expect(error).toBeInstanceOf(UserError);
         expect(error.message).toMatch(
           /Call call_refund was approved for tool "refund", which agent "Desk" does not have/,
@@ -169,7 +155,7 @@ for (const stream of [false, true]) {
         expect(refunds).toEqual([]);
         // Rejecting instead needs no tool: the model is told, the run goes on.
         state.reject(state.getInterruptions()[0], { message: 'not today' });
-        const rejected = await drive(later.agent, state, {}, stream);
+        const rejected = await runIn(later.agent, state, {}, stream);
         expect(outputsOf(rejected.history).map((o) => o.output)).toEqual(['not today']);
         expect(rejected.finalOutput).toBe('Refunded.');
       }
@@ -179,7 +165,7 @@ for (const stream of [false, true]) {
       const { agent } = desk();
       const one = new MemorySession({ sessionId: 'one' });
       const two = new MemorySession({ sessionId: 'two' });
-      const paused = await drive(agent, 'refund', { session: one }, stream);
+      const paused = await runIn(agent, 'refund', { session: one }, stream);
       const json = paused.state.toString();
       expect(JSON.parse(json).sessionId).toBe('one');
       const cases: [Session | undefined, RegExp][] = [
@@ -188,21 +174,21 @@ for (const stream of [false, true]) {
       ];
       for (const [session, message] of cases) {
         const state = await RunState.fromString(agent, json);
-        const error = await drive(agent, state, { session }, stream).catch((e) => e);
+        const error = await runIn(agent, state, { session }, stream).catch((e) => e);
         expect(error).toBeInstanceOf(UserError);
         expect(error.message).toMatch(message);
       }
       const state = await RunState.fromString(agent, json);
       state.approve(state.getInterruptions()[0]);
-      await drive(agent, state, { session: two, allowSessionChange: true }, stream);
+      await runIn(agent, state, { session: two, allowSessionChange: true }, stream);
       expect((await two.getItems()).map((i) => i.type)).toEqual([
         'function_call_output',
         'message',
       ]);
       expect(state.sessionId).toBe('two');
       // A run that started without a session refuses one on resume, too.
-      const bare = await drive(desk().agent, 'refund', {}, stream);
-      const error = await drive(
+      const bare = await runIn(desk().agent, 'refund', {}, stream);
+      const error = await runIn(
         bare.state.startingAgent,
         bare.state,
         { session: one },
