@@ -69,6 +69,34 @@ export function conversionOutcome(build: () => unknown): ConversionOutcome {
   }
 }
 
+/**
+ * A function call followed by the broken `item`: `build` must refuse it with a `UserError` (one
+ * that names an input item names item 1). Returns that input and its JSON before the call, to
+ * check nothing changed it.
+ */
+export function refusedAfterCall(
+  build: (input: Item[]) => unknown,
+  item: unknown,
+): { input: Item[]; before: string } {
+  const input = [
+    { type: 'function_call', call_id: 'c1', name: 'get_weather', arguments: '{}' },
+    item,
+  ] as Item[];
+  const before = JSON.stringify(input);
+  try {
+    build(input);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    if (
+      /^Input item/.test(error.message) &&
+      !/^Input item 1 .*is not a valid item \(/.test(error.message)
+    )
+      throw new Error(`The UserError does not name item 1: ${error.message}`);
+    return { input, before };
+  }
+  throw new Error('build() accepted an input with a broken item.');
+}
+
 /** P2's history: cycles of a user message, a call, its output and an assistant answer. */
 export function p2History(n: number): Item[] {
   return Array.from({ length: n }, (_, i): Item => {

@@ -6,7 +6,11 @@
  */
 import { type Item, UserError } from '@baton/kernel';
 import { describe, expect, it } from 'vitest';
-import { checkBrokenItems, checkFrozenInput } from '../../../fuzz/arbitraries/converter-checks.js';
+import {
+  checkBrokenItems,
+  checkFrozenInput,
+  refusedAfterCall,
+} from '../../../fuzz/arbitraries/converter-checks.js';
 import { malformedCases } from '../../../fuzz/arbitraries/malformed-items.js';
 import { collect, request, useHarness, weatherTool } from './__fixtures__/harness.js';
 import { buildAnthropicRequest } from './anthropic-request.js';
@@ -27,20 +31,7 @@ describe('malformed input items (Anthropic Messages)', () => {
   for (const { label, item } of cases) {
     for (const stream of [false, true]) {
       it(`${label}: a UserError naming item 1, nothing sent (stream: ${stream})`, async () => {
-        const input = [
-          { type: 'function_call', call_id: 'c1', name: 'get_weather', arguments: '{}' },
-          item,
-        ] as Item[];
-        const before = JSON.stringify(input);
-        let error: unknown;
-        try {
-          build(input);
-        } catch (e) {
-          error = e;
-        }
-        expect(error).toBeInstanceOf(UserError);
-        if (/^Input item/.test((error as Error).message))
-          expect((error as Error).message).toMatch(/^Input item 1 .*is not a valid item \(/);
+        const { input, before } = refusedAfterCall(build, item);
         const model = h.model();
         const run = stream
           ? collect(model.getStreamedResponse(request(input)))
