@@ -43,6 +43,16 @@ async function p1(ctx: ScenarioContext): Promise<Row[]> {
           }
         : {}),
     });
+    const own = m.ops.baton?.own;
+    if (own)
+      rows.push({
+        id: `p1.${stream.id}.own`,
+        scenario: 'P1',
+        label: `… Baton above a bare parse of the same body (eventsource-parser + JSON.parse per event)`,
+        unit: 'µs CPU/chunk',
+        values: { baton: scale(own, 1 / stream.events) },
+        informational: true,
+      });
   }
   return rows;
 }

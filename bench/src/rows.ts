@@ -70,7 +70,10 @@ export function ratioToFloor(row: Row | undefined): number | undefined {
   return b === undefined || f === undefined ? undefined : b / f;
 }
 
-/** Baton's median divided by the best (lowest) peer median; undefined when either is missing. */
+/**
+ * Baton's median divided by the best (lowest) peer median; undefined when either is missing or
+ * the peer's is ≤ 0.
+ */
 export function ratioToBestPeer(row: Row): { ratio: number; peer: RuntimeId } | undefined {
   if (row.informational) return undefined;
   const baton = row.values.baton?.median;
@@ -80,7 +83,8 @@ export function ratioToBestPeer(row: Row): { ratio: number; peer: RuntimeId } | 
     const v = row.values[p]?.median;
     if (v !== undefined && (best === undefined || v < row.values[best]!.median)) best = p;
   }
-  if (best === undefined) return undefined;
+  // A ratio to a figure at or below zero (a P1 difference within noise) says nothing.
+  if (best === undefined || row.values[best]!.median <= 0) return undefined;
   return { ratio: baton / row.values[best]!.median, peer: best };
 }
 

@@ -103,7 +103,9 @@ const P1_API = {
 function providerTargets(rows: Rows): TargetResult[] {
   const out: TargetResult[] = [];
   for (const [api, name] of Object.entries(P1_API)) {
-    const ids = [...rows.keys()].filter((id) => id.startsWith(`p1.${api}-`));
+    const ids = [...rows.keys()].filter(
+      (id) => id.startsWith(`p1.${api}-`) && !id.endsWith('.own'),
+    );
     out.push({
       scenario: 'P1',
       target: `${name}: overhead per chunk ≤ 0.3 × the better peer's and ≤ 0.5 µs, on each stream`,

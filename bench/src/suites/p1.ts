@@ -76,9 +76,11 @@ async function drain(stream: AsyncIterable<unknown>): Promise<number> {
  * floor's request carries the same tool definitions the runtimes send, so the difference is the
  * runtime's own work (building its request, reading the stream into items), not a larger body.
  */
-async function rawConsumer(
-  stream: P1Stream,
-): Promise<{ raw: () => Promise<number>; check: () => Promise<Got> }> {
+async function rawConsumer(stream: P1Stream): Promise<{
+  raw: () => Promise<number>;
+  check: () => Promise<Got>;
+  parse: () => Promise<number>;
+}> {
   if (stream.api === 'anthropic') {
     const client = await anthropicClient(stream);
     const tools = toolSchemas(stream).map((t) => ({
@@ -94,7 +96,11 @@ async function rawConsumer(
         stream: true,
         ...(tools.length ? { tools } : {}),
       });
-    return { raw: async () => drain(await open()), check: await rawCheck(stream) };
+    return {
+      raw: async () => drain(await open()),
+      check: await rawCheck(stream),
+      parse: async () => parseBody(await open().asResponse()),
+    };
   }
   const client = await openaiClient(stream);
   const schemas = toolSchemas(stream);
@@ -131,7 +137,37 @@ async function rawConsumer(
             stream: true,
             ...(responsesTools.length ? { tools: responsesTools } : {}),
           });
-  return { raw: async () => drain(await open()), check: await rawCheck(stream) };
+  return {
+    raw: async () => drain(await open()),
+    check: await rawCheck(stream),
+    parse: async () => parseBody(await open().asResponse()),
+  };
+}
+
+/**
+ * The least a runtime can do with the body (`parse`, the floor of Baton's own mapping): the same
+ * request's response (the SDK's `.asResponse()`) read with `eventsource-parser`, every event's data
+ * `JSON.parse`d; nothing else. Returns the number of events.
+ */
+async function parseBody(response: Response): Promise<number> {
+  const { createParser } = await import('eventsource-parser');
+  let n = 0;
+  const parser = createParser({
+    onEvent: (e) => {
+      if (e.data !== '[DONE]' && e.event !== 'ping') {
+        JSON.parse(e.data);
+        n++;
+      }
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = response.body!.getReader();
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    parser.feed(decoder.decode(chunk.value, { stream: true }));
+  }
+  return n;
 }
 
 /** The raw SDK stream read into text and calls (checked once, not timed). */
@@ -362,10 +398,21 @@ export async function prepareP1(
     throw new Error(
       `P1 ${id}: the raw SDK iterator gave ${rawEvents} events, not ${stream.events - pings}`,
     );
+  const parsedEvents = await raw.parse();
+  if (parsedEvents !== stream.events - pings)
+    throw new Error(
+      `P1 ${id}: the bare parse gave ${parsedEvents} events, not ${stream.events - pings}`,
+    );
   return {
     ops: { raw: raw.raw },
-    // Sampled call by call against the raw iterator: the runtime's µs per stream above it.
-    paired: { overhead: [raw.raw, consumer.run] },
+    // Sampled call by call against the raw iterator: the runtime's µs per stream above it. For
+    // Baton also against the bare parse of the body (`parseBody`): its own mapping's cost.
+    paired: {
+      overhead: [raw.raw, consumer.run],
+      ...(runtime === 'baton'
+        ? { own: [raw.parse, consumer.run] as [() => unknown, () => unknown] }
+        : {}),
+    },
     facts: { events: stream.events },
     clock: 'cpu',
     pairEstimate: 'median',

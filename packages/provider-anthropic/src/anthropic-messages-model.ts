@@ -2,7 +2,7 @@
  * `AnthropicMessagesModel`: the kernel `Model` v1 on the Anthropic Messages API, through the
  * unmodified `@anthropic-ai/sdk` client (`client.messages.create`, `stream: true` for streaming).
  */
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { APIError } from '@anthropic-ai/sdk';
 import type {
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
@@ -20,7 +20,12 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
-import { assertValidOutputItems, StreamPump } from '@baton/provider-utils';
+import {
+  anthropicSseRules,
+  assertValidOutputItems,
+  StreamPump,
+  sseStreamOf,
+} from '@baton/provider-utils';
 import { anthropicEndpointOf } from './anthropic-endpoint.js';
 import {
   afterOutput,
@@ -35,6 +40,16 @@ import {
   convertFromAnthropicOutput,
 } from './convert-from-anthropic-output.js';
 import { ANTHROPIC_PROVIDER_ID } from './convert-to-anthropic-input.js';
+
+/**
+ * The body of a streamed call is read by `sseEvents` under `@anthropic-ai/sdk`'s own stream rules
+ * (an `error` event is the SDK's `APIError`), not by the SDK's iterator: see
+ * `@baton/provider-utils` `sseEvents`.
+ */
+const ANTHROPIC_SSE = anthropicSseRules(
+  (body, type, headers) =>
+    new APIError(undefined, body as object, undefined, headers, type as never),
+);
 
 const OUTPUT_EVENTS = new Set([
   'output_item_added',
@@ -164,10 +179,14 @@ export class AnthropicMessagesModel implements Model {
         // The body is this call's own: `stream` is set on it (as a copy would place it).
         const body = this.body(request, output) as Record<string, unknown>;
         body.stream = true;
-        return this.client.messages.create(body as unknown as MessageCreateParamsStreaming, {
-          signal: request.signal,
-          maxRetries: 0,
-        });
+        const pending = this.client.messages.create(
+          body as unknown as MessageCreateParamsStreaming,
+          {
+            signal: request.signal,
+            maxRetries: 0,
+          },
+        );
+        return sseStreamOf(pending, ANTHROPIC_SSE);
       },
       step: (event, out) => {
         const from = out.length;

@@ -34,7 +34,11 @@ export interface AnthropicStreamOptions {
 }
 
 type Event = { type: string; [field: string]: any };
-/** A block being built: `partial_json` holds the `input_json_delta`s, when any came. */
+/**
+ * A block being built. Its `input_json_delta` text is kept beside it (`AnthropicStreamMapper`'s
+ * `json`), not on it: one string field added to blocks of many shapes made every delta a slow
+ * property store. `partial_json` is set only when that text is not JSON (see `finishToolInput`).
+ */
 type Accumulating = AnthropicBlock & { partial_json?: string };
 
 const isRecord = (value: unknown): value is Record<string, any> =>
@@ -111,6 +115,8 @@ export class AnthropicStreamMapper {
   private lastIndex = -1;
   private blocksInOrder = true;
   private readonly outputIndexOf = new Map<Accumulating, number>();
+  /** The concatenated `input_json_delta`s of each block that had any. */
+  private readonly json = new Map<Accumulating, string>();
   private readonly open = new Set<Accumulating>();
   private nextIndex: number;
   private started = false;
@@ -172,7 +178,7 @@ export class AnthropicStreamMapper {
     if (!this.open.has(block)) return;
     this.open.delete(block);
     const outputIndex = this.outputIndexOf.get(block);
-    const fromDeltas = finishToolInput(block);
+    const fromDeltas = finishToolInput(block, this.json.get(block));
     // Input given whole at content_block_start: one arguments delta, so deltas add up to it.
     if (
       block.type === 'tool_use' &&
@@ -217,7 +223,7 @@ export class AnthropicStreamMapper {
           if (d.text !== '')
             out.push({ type: 'text_delta', delta: d.text, outputIndex: this.textRun?.outputIndex });
         } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string') {
-          block.partial_json = `${block.partial_json ?? ''}${d.partial_json}`;
+          this.json.set(block, (this.json.get(block) ?? '') + d.partial_json);
           if (block.type === 'tool_use' && d.partial_json !== '')
             out.push({
               type: 'function_call_arguments_delta',
@@ -273,7 +279,8 @@ export class AnthropicStreamMapper {
         if (this.blocks.has(ev.index))
           throw invalid(`a second content_block_start for index ${ev.index}`);
         const block: Accumulating = { ...(ev.content_block as AnthropicBlock) };
-        delete block.partial_json;
+        // A wire `partial_json` is not ours (ours marks input that is not JSON).
+        if (block.partial_json !== undefined) delete block.partial_json;
         this.blocks.set(ev.index, block);
         if (ev.index < this.lastIndex) this.blocksInOrder = false;
         else this.lastIndex = ev.index;
@@ -346,24 +353,22 @@ function startedItem(block: AnthropicBlock): Item {
 }
 
 /**
- * Sets a tool block's `input`: from its concatenated `partial_json` when deltas came with any
- * text (invalid JSON — a stream cut by `max_tokens` — leaves `input: {}` and keeps
- * `partial_json` for the error text); else the `input` given at `content_block_start` (or `{}`).
- * Returns whether the input came from deltas.
+ * Sets a tool block's `input`: from `json`, its concatenated `input_json_delta`s, when they came
+ * with any text (invalid JSON — a stream cut by `max_tokens` — leaves `input: {}` and sets
+ * `partial_json` to the text, for the error and the call's arguments); else the `input` given at
+ * `content_block_start` (or `{}`). Returns whether the input came from deltas.
  */
-function finishToolInput(block: Accumulating): boolean {
+function finishToolInput(block: Accumulating, json: string | undefined): boolean {
   if (block.type !== 'tool_use' && block.type !== 'server_tool_use') return false;
-  const json = block.partial_json;
   if (json === undefined || json.trim() === '') {
-    delete block.partial_json;
     if (!isRecord(block.input)) block.input = {};
     return false;
   }
   try {
     block.input = JSON.parse(json);
-    delete block.partial_json;
   } catch {
     block.input = {};
+    block.partial_json = json;
   }
   return true;
 }

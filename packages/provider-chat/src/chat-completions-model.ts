@@ -12,14 +12,24 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
-import { assertValidOutputItems } from '@baton/provider-utils';
+import { assertValidOutputItems, openaiSseRules, sseStreamOf } from '@baton/provider-utils';
 import type OpenAI from 'openai';
+import { APIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { getChatRetryAdvice, readFailure } from './chat-errors.js';
 import { convertChatStream } from './chat-stream.js';
 import { convertFromChatOutput } from './convert-from-chat-output.js';
 import { type ChatInputOptions, convertToChatInput } from './convert-to-chat-input.js';
 import { endpointOf, toolCallIdFormatFor } from './endpoint.js';
+
+/**
+ * The body of a streamed call is read by `sseEvents` under the `openai` SDK's own stream rules
+ * (errors in the stream are the SDK's `APIError`), not by the SDK's iterator: see
+ * `@baton/provider-utils` `sseEvents`.
+ */
+const OPENAI_SSE = openaiSseRules(
+  (error, headers) => new APIError(undefined, error as object, undefined, headers),
+);
 
 /** Options of {@link ChatCompletionsModel}. */
 export interface ChatCompletionsModelOptions {
@@ -143,10 +153,11 @@ export class ChatCompletionsModel implements Model {
       const streamOptions = { include_usage: true, ...(body.stream_options as object | undefined) };
       body.stream = true;
       body.stream_options = streamOptions;
-      return this.client.chat.completions.create(
+      const call = this.client.chat.completions.create(
         body as unknown as ChatCompletionCreateParamsStreaming,
         { signal: request.signal, maxRetries: 0 },
       );
+      return sseStreamOf(call, OPENAI_SSE);
     };
     return convertChatStream(open, {
       providerId: this.provider,

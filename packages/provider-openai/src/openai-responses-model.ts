@@ -11,8 +11,9 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
-import { assertValidOutputItems } from '@baton/provider-utils';
+import { assertValidOutputItems, openaiSseRules, sseStreamOf } from '@baton/provider-utils';
 import type OpenAI from 'openai';
+import { APIError } from 'openai';
 import type {
   ResponseCreateParamsNonStreaming,
   ResponseCreateParamsStreaming,
@@ -23,6 +24,14 @@ import { openAIEndpointOf } from './openai-endpoint.js';
 import { getOpenAIRetryAdvice, readFailure } from './openai-errors.js';
 import { toModelStreamEvents } from './openai-stream.js';
 
+/**
+ * The body of a streamed call is read by `sseEvents` under the `openai` SDK's own stream rules
+ * (errors in the stream are the SDK's `APIError`), not by the SDK's iterator: see
+ * `@baton/provider-utils` `sseEvents`.
+ */
+const OPENAI_SSE = openaiSseRules(
+  (error, headers) => new APIError(undefined, error as object, undefined, headers),
+);
 /** Options of {@link OpenAIResponsesModel}. */
 export interface OpenAIResponsesModelOptions {
   /**
@@ -123,10 +132,11 @@ export class OpenAIResponsesModel implements Model {
       // place it), not copied.
       const body = this.body(request);
       body.stream = true;
-      return this.client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
+      const call = this.client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
         signal: request.signal,
         maxRetries: 0,
       });
+      return sseStreamOf(call, OPENAI_SSE);
     };
     return toModelStreamEvents(open, { signal: request.signal, url: this.url });
   }

@@ -197,24 +197,38 @@ export type ItemSchemas = ReturnType<typeof createItemSchemas>;
 export const MAX_ITEM_DEPTH = 100;
 
 /**
- * Whether `data` nests objects/arrays deeper than `limit` levels, the root counting as 1
- * (iterative: no stack to overflow). Shared by the item and RunState depth limits.
+ * Whether `data` nests objects/arrays deeper than `limit` levels, the root counting as 1. Shared
+ * by the item and RunState depth limits. Recursive: the recursion stops at `limit` + 1 levels.
  */
-export function nestsDeeper(data: unknown, limit: number): boolean {
-  // Two parallel stacks (values, their depths): no pair allocated per nested value.
-  const values: unknown[] = [data];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const value = values.pop();
-    const depth = depths.pop()!;
-    if (depth > limit) return true;
-    for (const child of Object.values(value as object))
-      if (child !== null && typeof child === 'object') {
-        values.push(child);
-        depths.push(depth + 1);
-      }
-  }
+export function nestsDeeper(data: unknown, limit: number, depth = 1): boolean {
+  if (depth > limit) return true;
+  const value = data as Record<string, unknown>;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child = value[i];
+      if (typeof child === 'object' && child !== null && nestsDeeper(child, limit, depth + 1))
+        return true;
+    }
+  } else
+    for (const key in value) {
+      const child = value[key];
+      if (typeof child === 'object' && child !== null && nestsDeeper(child, limit, depth + 1))
+        return true;
+    }
   return false;
+}
+
+const CALL_FIELDS = new Set(['type', 'call_id', 'name', 'arguments', 'id', 'status']);
+/** A `function_call` of string fields only (the common case), checked without the spec walk. */
+function isPlainCall(v: Record<string, unknown>): boolean {
+  for (const key in v) if (!CALL_FIELDS.has(key) || typeof v[key] !== 'string') return false;
+  const s = v.status;
+  return (
+    v.call_id !== undefined &&
+    v.name !== undefined &&
+    v.arguments !== undefined &&
+    (s === undefined || s === 'completed' || s === 'in_progress' || s === 'incomplete')
+  );
 }
 
 /**
@@ -230,6 +244,7 @@ export function findItemIssue(...args: [unknown] | [ItemSchemas, unknown]): stri
   const value = args.length === 2 ? args[1] : args[0];
   if (!isObject(value)) return 'not an object';
   if (typeof value.type !== 'string') return 'no string "type"';
+  if (value.type === 'function_call' && isPlainCall(value)) return undefined;
   if (nestsDeeper(value, MAX_ITEM_DEPTH)) return `nested deeper than ${MAX_ITEM_DEPTH} levels`;
   const issue = item.check(value);
   return issue && `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`;

@@ -258,4 +258,29 @@ describe('items.schema.json', () => {
       { numRuns: 3000, seed: 22 },
     );
   });
+
+  it('the function_call fast path of the zod-free check agrees with the zod schemas', () => {
+    // `findItemIssue` takes a function_call of string fields without the spec walk: every
+    // field given every kind of value, with and without extra keys, must still agree.
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constantFrom('', 'completed', 'in_progress', 'incomplete', 'done', 'call_1'),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const fields = ['call_id', 'name', 'arguments', 'id', 'status', 'provider_data', 'extra'];
+    fc.assert(
+      fc.property(fc.array(value, { minLength: fields.length, maxLength: fields.length }), (vs) => {
+        const call: Record<string, unknown> = { type: 'function_call' };
+        fields.forEach((f, i) => {
+          if (vs[i] !== undefined) call[f] = vs[i];
+        });
+        expect(checkValid(call), JSON.stringify(call)).toBe(zodValid(call));
+      }),
+      { numRuns: 3000, seed: 22 },
+    );
+    const plain = { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' };
+    expect(checkValid(plain)).toBe(true);
+    expect(checkValid({ ...plain, status: 'done' })).toBe(false);
+    expect(checkValid({ ...plain, arguments: undefined })).toBe(false);
+  });
 });

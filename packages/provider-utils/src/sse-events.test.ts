@@ -1,0 +1,285 @@
+/**
+ * `sseEvents` against the SDKs' own stream iterators: the same recorded bodies (every `.sse` and
+ * `.chunks.txt` of fixtures/recorded, framed as the wire sends them) and hand-made edge bodies,
+ * cut into random byte slices, must give the same events and the same errors through
+ * `openai`'s / `@anthropic-ai/sdk`'s `Stream.fromSSEResponse` and through `sseEvents` with
+ * `openaiSseRules` / `anthropicSseRules`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
+import { Stream as AnthropicStream } from '@anthropic-ai/sdk/streaming';
+import fc from 'fast-check';
+import { APIError as OpenAIAPIError } from 'openai';
+import { Stream as OpenAIStream } from 'openai/streaming';
+import { describe, expect, it } from 'vitest';
+import { anthropicSseRules, openaiSseRules, type SseRules, sseEvents } from './sse-events.js';
+
+const RECORDED = join(import.meta.dirname, '../../../fixtures/recorded');
+const openaiRules = openaiSseRules(
+  (error, headers) => new OpenAIAPIError(undefined, error as object, undefined, headers),
+);
+const anthropicRules = anthropicSseRules(
+  (body, type, headers) =>
+    new AnthropicAPIError(undefined, body as object, undefined, headers, type as never),
+);
+
+type Api = 'openai' | 'anthropic';
+
+/** A real `Response` whose body hands out `bytes` in the given slices. */
+function responseOf(bytes: Uint8Array, cuts: number[] = []): Response {
+  const ends = [...new Set(cuts.filter((c) => c > 0 && c < bytes.length))].sort((a, b) => a - b);
+  const slices: Uint8Array[] = [];
+  let from = 0;
+  for (const end of [...ends, bytes.length]) {
+    slices.push(bytes.slice(from, end));
+    from = end;
+  }
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < slices.length) controller.enqueue(slices[i++]);
+      else controller.close();
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+/** What a stream gave: its events, then `error: <name>: <message>` if it failed. */
+async function collect(stream: AsyncIterable<unknown>): Promise<unknown[]> {
+  const got: unknown[] = [];
+  try {
+    for await (const event of stream) got.push(event);
+  } catch (error) {
+    const e = error as Error & { error?: unknown; type?: unknown };
+    got.push({ error: `${e.constructor.name}: ${e.message}`, payload: e.error, type: e.type });
+  }
+  return got;
+}
+
+function viaSdk(api: Api, bytes: Uint8Array, cuts: number[]): Promise<unknown[]> {
+  const response = responseOf(bytes, cuts);
+  const controller = new AbortController();
+  return collect(
+    api === 'openai'
+      ? OpenAIStream.fromSSEResponse(response, controller)
+      : AnthropicStream.fromSSEResponse(response, controller),
+  );
+}
+
+function viaBaton(api: Api, bytes: Uint8Array, cuts: number[]): Promise<unknown[]> {
+  const rules: SseRules = api === 'openai' ? openaiRules : anthropicRules;
+  return collect(sseEvents(responseOf(bytes, cuts), rules));
+}
+
+/** Every recorded stream, as the wire framed it (see fixtures/recorded/README.md). */
+function recordedBodies(): { name: string; api: Api; body: string }[] {
+  const bodies: { name: string; api: Api; body: string }[] = [];
+  for (const dir of ['openai-responses', 'chat-completions', 'anthropic-messages']) {
+    const api: Api = dir === 'anthropic-messages' ? 'anthropic' : 'openai';
+    for (const file of readdirSync(join(RECORDED, dir))) {
+      const text = readFileSync(join(RECORDED, dir, file), 'utf8');
+      if (file.endsWith('.sse')) bodies.push({ name: `${dir}/${file}`, api, body: text });
+      else if (file.endsWith('.chunks.txt')) {
+        const lines = text.split('\n').filter((l) => l.trim() !== '');
+        const body =
+          dir === 'chat-completions'
+            ? `${lines.map((l) => `data: ${l}\n\n`).join('')}data: [DONE]\n\n`
+            : lines.map((l) => `event: ${JSON.parse(l).type}\ndata: ${l}\n\n`).join('');
+        bodies.push({ name: `${dir}/${file}`, api, body });
+      }
+    }
+  }
+  return bodies;
+}
+
+/** Edge bodies: each one a rule of the SDK iterators (or of the SSE standard) it exercises. */
+const EDGES: { name: string; api: Api; body: string }[] = [
+  {
+    name: 'CRLF line endings and a comment',
+    api: 'openai',
+    body: ': keep-alive\r\ndata: {"a":1}\r\n\r\ndata: {"b":"é"}\r\n\r\n',
+  },
+  { name: 'multi-line data', api: 'openai', body: 'data: {"a":\ndata: 1}\n\n' },
+  {
+    name: 'events after [DONE] are dropped',
+    api: 'openai',
+    body: 'data: {"a":1}\n\ndata: [DONE]\n\ndata: {"b":2}\n\n',
+  },
+  { name: 'malformed JSON', api: 'openai', body: 'data: {"a":1}\n\ndata: {broken\n\n' },
+  {
+    name: 'an error event',
+    api: 'openai',
+    body: 'data: {"a":1}\n\nevent: error\ndata: {"error":{"message":"boom","code":"server_error"}}\n\n',
+  },
+  {
+    name: 'an error event without an error field',
+    api: 'openai',
+    body: 'event: error\ndata: {"type":"error","message":"overloaded","code":"server_is_overloaded"}\n\n',
+  },
+  {
+    name: 'data with an error field',
+    api: 'openai',
+    body: 'data: {"error":{"message":"quota","type":"insufficient_quota"}}\n\n',
+  },
+  { name: 'an unfinished last event', api: 'openai', body: 'data: {"a":1}\n\ndata: {"b":2}' },
+  { name: 'data: null', api: 'openai', body: 'data: null\n\ndata: [DONE]\n\n' },
+  {
+    name: 'pings, unnamed data and empty data are skipped',
+    api: 'anthropic',
+    body: 'event: ping\ndata: {"type":"ping"}\n\ndata: {"x":1}\n\nevent: message_start\ndata: \n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n',
+  },
+  {
+    name: 'an Anthropic error event',
+    api: 'anthropic',
+    body: 'event: message_start\ndata: {"type":"message_start"}\n\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+  },
+  {
+    name: 'an Anthropic error event that is not JSON',
+    api: 'anthropic',
+    body: 'event: error\ndata: upstream died\n\n',
+  },
+  {
+    name: 'Anthropic malformed JSON',
+    api: 'anthropic',
+    body: 'event: content_block_delta\ndata: {"type":\n\n',
+  },
+  {
+    name: 'an unfinished last Anthropic event',
+    api: 'anthropic',
+    body: 'event: message_start\ndata: {"type":"message_start"}\n\nevent: message_stop\ndata: {"type":"message_stop"}',
+  },
+  {
+    name: 'a last event ended by one newline',
+    api: 'openai',
+    body: 'data: {"a":1}\n\ndata: {"b":2}\n',
+  },
+  { name: 'a cut multi-byte character', api: 'openai', body: 'data: {"t":"日本語 ✓ 🎉"}\n\n' },
+];
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+describe('sseEvents gives what the SDK iterators give', () => {
+  it.each(recordedBodies().map((b) => [b.name, b] as const))(
+    '%s, whole and cut at random bytes',
+    async (_name, { api, body }) => {
+      const bytes = encode(body);
+      const expected = await viaSdk(api, bytes, []);
+      expect(expected.length).toBeGreaterThan(2);
+      expect(await viaBaton(api, bytes, [])).toEqual(expected);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.nat({ max: bytes.length }), { maxLength: 40 }),
+          async (cuts) => {
+            expect(await viaBaton(api, bytes, cuts)).toEqual(expected);
+          },
+        ),
+        { numRuns: 25 },
+      );
+    },
+  );
+
+  it.each(EDGES.map((e) => [e.name, e] as const))('%s', async (_name, { api, body }) => {
+    const bytes = encode(body);
+    const expected = await viaSdk(api, bytes, []);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat({ max: bytes.length }), { maxLength: 12 }), async (cuts) => {
+        expect(await viaBaton(api, bytes, cuts)).toEqual(expected);
+        expect(await viaSdk(api, bytes, cuts)).toEqual(expected);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('keeps the events before a failure, then fails with the SDK error class', async () => {
+    const got = await viaBaton(
+      'openai',
+      encode('data: {"a":1}\n\nevent: error\ndata: {"error":{"message":"boom"}}\n\n'),
+      [],
+    );
+    expect(got[0]).toEqual({ a: 1 });
+    expect(got[1]).toMatchObject({ error: expect.stringMatching(/^APIError: .*boom/) });
+  });
+});
+
+describe('sseEvents and the body', () => {
+  function trackedBody(chunks: string[]) {
+    const state = { cancelled: false, pulled: 0 };
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        state.pulled++;
+        if (i < chunks.length) controller.enqueue(encode(chunks[i++]));
+        else controller.close();
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    return { response: new Response(body), state };
+  }
+
+  it('return() cancels the body (the request is aborted)', async () => {
+    const { response, state } = trackedBody(['data: {"a":1}\n\n', 'data: {"b":2}\n\n']);
+    const events = sseEvents(response, openaiRules);
+    expect(await events.next()).toEqual({ value: { a: 1 }, done: false });
+    expect(await events.return?.()).toEqual({ value: undefined, done: true });
+    expect(state.cancelled).toBe(true);
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('after [DONE] the rest of the body is read, and cancelled only if more data follows', async () => {
+    const quiet = trackedBody(['data: {"a":1}\n\ndata: [DONE]\n\n']);
+    expect(await collect(sseEvents(quiet.response, openaiRules))).toEqual([{ a: 1 }]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(quiet.state.cancelled).toBe(false);
+    const noisy = trackedBody([
+      'data: [DONE]\n\n',
+      'data: {"late":1}\n\n',
+      'data: {"later":2}\n\n',
+    ]);
+    expect(await collect(sseEvents(noisy.response, openaiRules))).toEqual([]);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(noisy.state.cancelled).toBe(true);
+  });
+
+  it('a failing event cancels the body', async () => {
+    const { response, state } = trackedBody(['data: {broken\n\n', 'data: {"b":2}\n\n']);
+    const got = await collect(sseEvents(response, openaiRules));
+    expect(got).toEqual([
+      {
+        error: 'SyntaxError: Error reading response: malformed server-sent event JSON.',
+        payload: undefined,
+        type: undefined,
+      },
+    ]);
+    expect(state.cancelled).toBe(true);
+  });
+
+  it('a body that breaks rejects with its error, after the events it carried', async () => {
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!sent) {
+          sent = true;
+          controller.enqueue(encode('data: {"a":1}\n\n'));
+        } else controller.error(new TypeError('terminated'));
+      },
+    });
+    expect(await collect(sseEvents(new Response(body), openaiRules))).toEqual([
+      { a: 1 },
+      { error: 'TypeError: terminated', payload: undefined, type: undefined },
+    ]);
+  });
+
+  it('a response without a body fails as the SDKs say it', async () => {
+    const got = await collect(sseEvents(new Response(null), anthropicRules));
+    expect(got).toEqual([
+      {
+        error: 'Error: Attempted to iterate over a response with no body',
+        payload: undefined,
+        type: undefined,
+      },
+    ]);
+  });
+});
