@@ -30,18 +30,18 @@ return 1
  * or {reason, status, step}. (A step reads only these meta fields: no `HGETALL` of the rest.)
  */
 export const CLAIM_STEP = `
-local st = redis.call('HMGET', KEYS[1], 'status', 'step', 'agentName', 'sessionId', 'context')
+local st = redis.call('HMGET', KEYS[1], 'status', 'step', 'agentName', 'sessionId', 'context', 'epoch')
 if not st[1] then return {'missing'} end
 if st[1] ~= 'queued' and st[1] ~= 'running' then return {'inactive', st[1], st[2]} end
 if st[2] ~= ARGV[1] then return {'stale', st[1], st[2]} end
-local epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
+local epoch = (tonumber(st[6]) or 0) + 1
 local takeover = '0'
 if st[1] == 'running' then
   takeover = '1'
   redis.call('HINCRBY', KEYS[1], 'takeovers', 1)
   redis.call('HSET', KEYS[1], 'takeoverAt', ARGV[3])
 end
-redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[2], 'claimedAt', ARGV[3])
+redis.call('HSET', KEYS[1], 'epoch', tostring(epoch), 'status', 'running', 'owner', ARGV[2], 'claimedAt', ARGV[3])
 local out = {'ok', tostring(epoch), takeover, redis.call('GET', KEYS[2]) or '', st[3] or '', st[4] or '', st[5] or ''}
 for _, v in ipairs(redis.call('HGETALL', KEYS[3])) do table.insert(out, v) end
 table.insert(out, '|')
