@@ -59,11 +59,13 @@ export interface DurableWorker {
  */
 export function createDurableWorker(options: DurableWorkerOptions): DurableWorker {
   const settings = queueSettings(options);
-  const client = createRedisClient(options.connection);
+  // No auto-pipelining: the run store batches the claims and the commits of one tick itself
+  // (one script call each), and ioredis' per-batch pipeline costs more CPU than it saves here.
+  const client = createRedisClient(options.connection, { enableAutoPipelining: false });
   const store = new RunStore(client, settings.runPrefix);
   // Its own connection: BullMQ defines its ~60 scripts on the client it is given, and ioredis
-  // copies every script of a client onto each pipeline, so each auto-pipelined batch of the run
-  // store would pay for them.
+  // copies every script of a client onto each pipeline (an `addBulk` of the turn jobs of one
+  // tick is one), so the run store's client stays free of them.
   const queue = new Queue(settings.name, {
     connection: bullConnection(options.connection),
     prefix: settings.prefix,

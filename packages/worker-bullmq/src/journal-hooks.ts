@@ -52,6 +52,8 @@ export interface StepJournal {
   pending: Promise<boolean>[];
   /** Write-behind entries not sent yet (`field, value, …`), sent together on the next macrotask. */
   unsent?: string[];
+  /** Fields this step sent to Redis (write-behind or awaited); the others it wrote exist only here. */
+  sent?: Set<string>;
   /** An awaited (write-through) journal write was made in this step (an unsafe call's start or doubt mark). */
   wroteThrough?: boolean;
   /** Aborts the step: a fenced write was refused (`FencedWriteError`) or a journal write failed. */
@@ -70,6 +72,7 @@ export async function writeJournal(j: StepJournal, field: string, value: string)
   j.wroteThrough = true;
   // Unsent write-behind entries go first, in the same script call (they precede this one).
   const before = j.unsent?.splice(0) ?? [];
+  markSent(j, [...before, field, value]);
   let ok: boolean;
   try {
     ok = await j.store.journalSet(j.runId, j.epoch, ...(before as []), field, value);
@@ -101,6 +104,7 @@ export function writeJournalBehind(j: StepJournal, field: string, value: string)
 function sendUnsent(j: StepJournal): void {
   const entries = j.unsent?.splice(0) ?? [];
   if (entries.length === 0) return;
+  markSent(j, entries);
   const write = j.store.journalSet(j.runId, j.epoch, ...(entries as [string, string])).then(
     (ok) => {
       if (!ok) fenced(j);
@@ -113,6 +117,12 @@ function sendUnsent(j: StepJournal): void {
   );
   write.catch(() => {});
   j.pending.push(write);
+}
+
+function markSent(j: StepJournal, entries: string[]): void {
+  if (entries.length === 0) return;
+  j.sent ??= new Set();
+  for (let i = 0; i < entries.length; i += 2) j.sent.add(entries[i]);
 }
 
 /** Sends and waits for the write-behind journal writes. @throws FencedWriteError when one was refused. */

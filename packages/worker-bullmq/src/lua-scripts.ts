@@ -30,20 +30,19 @@ return 1
  * or {reason, status, step}. (A step reads only these meta fields: no `HGETALL` of the rest.)
  */
 export const CLAIM_STEP = `
-local st = redis.call('HMGET', KEYS[1], 'status', 'step')
+local st = redis.call('HMGET', KEYS[1], 'status', 'step', 'agentName', 'sessionId', 'context', 'epoch')
 if not st[1] then return {'missing'} end
 if st[1] ~= 'queued' and st[1] ~= 'running' then return {'inactive', st[1], st[2]} end
 if st[2] ~= ARGV[1] then return {'stale', st[1], st[2]} end
-local epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
+local epoch = (tonumber(st[6]) or 0) + 1
 local takeover = '0'
 if st[1] == 'running' then
   takeover = '1'
   redis.call('HINCRBY', KEYS[1], 'takeovers', 1)
   redis.call('HSET', KEYS[1], 'takeoverAt', ARGV[3])
 end
-redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[2], 'claimedAt', ARGV[3])
-local m = redis.call('HMGET', KEYS[1], 'agentName', 'sessionId', 'context')
-local out = {'ok', tostring(epoch), takeover, redis.call('GET', KEYS[2]) or '', m[1] or '', m[2] or '', m[3] or ''}
+redis.call('HSET', KEYS[1], 'epoch', tostring(epoch), 'status', 'running', 'owner', ARGV[2], 'claimedAt', ARGV[3])
+local out = {'ok', tostring(epoch), takeover, redis.call('GET', KEYS[2]) or '', st[3] or '', st[4] or '', st[5] or ''}
 for _, v in ipairs(redis.call('HGETALL', KEYS[3])) do table.insert(out, v) end
 table.insert(out, '|')
 for _, v in ipairs(redis.call('HGETALL', KEYS[4])) do table.insert(out, v) end
@@ -197,3 +196,31 @@ for i = 1, #all, 2 do
 end
 return out
 `;
+
+/**
+ * The batched form of a script that takes `numberOfKeys` keys: one call runs it for several
+ * runs, in order, as if each were its own call (each in its own `pcall`: an error fails only its
+ * own call). KEYS: the keys of every call, concatenated · ARGV: n, then per call its number of
+ * args and the args → one reply per call (a failed call's is `{'\0err', message}`).
+ * Standalone Redis only: the keys of different runs live in different Cluster slots.
+ */
+export function batchedScript(lua: string, numberOfKeys: number): string {
+  return `
+local function one(KEYS, ARGV)
+${lua}
+end
+local out = {}
+local a = 2
+for c = 1, tonumber(ARGV[1]) do
+  local keys, argv = {}, {}
+  for j = 1, ${numberOfKeys} do keys[j] = KEYS[(c - 1) * ${numberOfKeys} + j] end
+  local na = tonumber(ARGV[a])
+  for j = 1, na do argv[j] = ARGV[a + j] end
+  a = a + na + 1
+  local ok, r = pcall(one, keys, argv)
+  if ok then out[c] = r
+  else out[c] = {'\0err', type(r) == 'table' and tostring(r.err) or tostring(r)} end
+end
+return out
+`;
+}

@@ -107,6 +107,7 @@ export async function processTurnJob(
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
+  const loaded = claim.journal.size > 0 ? new Set(claim.journal.keys()) : undefined;
   const journal: StepJournal = {
     store,
     runId,
@@ -137,6 +138,11 @@ export async function processTurnJob(
       durability: createJournalHooks(journal),
     });
     const unsentJournal = await journalForCommit(journal);
+    const notStored = new Set<string>();
+    for (let i = 0; i < unsentJournal.length; i += 2) {
+      const f = unsentJournal[i];
+      if (!loaded?.has(f) && !journal.sent?.has(f)) notStored.add(f);
+    }
     const commit = buildStepCommit({
       runId,
       step,
@@ -147,6 +153,7 @@ export async function processTurnJob(
       agentBefore,
       journal: journal.entries,
       unsentJournal,
+      notStored,
       withSession: Boolean(sessionId && ctx.session),
       ttlSeconds: ctx.policies.finishedRunTtlSeconds ?? DEFAULT_FINISHED_TTL_SECONDS,
       nowMs: Date.now(),

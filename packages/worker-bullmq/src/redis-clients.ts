@@ -21,11 +21,17 @@ function isClient(connection: DurableConnection): connection is RedisClientLike 
   return typeof (connection as RedisClientLike).duplicate === 'function';
 }
 
-/** A new client for `connection` (pipelining on; `extra` options apply to option objects only). */
-export function createRedisClient(connection: DurableConnection, extra: RedisOptions = {}): Redis {
+/**
+ * A new client for `connection`; `defaults` apply to option objects only, under the user's
+ * options (default: auto-pipelining on).
+ */
+export function createRedisClient(
+  connection: DurableConnection,
+  defaults: RedisOptions = { enableAutoPipelining: true },
+): Redis {
   const client: Redis = isClient(connection)
     ? connection.duplicate()
-    : new Redis({ enableAutoPipelining: true, ...connection, ...extra });
+    : new Redis({ ...defaults, ...connection });
   // Errors surface on the commands that fail; an unhandled 'error' event would crash the process.
   client.on('error', () => {});
   return client;

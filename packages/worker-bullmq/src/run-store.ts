@@ -4,6 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import {
+  batchedScript,
   CANCEL_RUN,
   CLAIM_STEP,
   COMMIT_STEP,
@@ -66,7 +67,9 @@ export interface CommitInput {
 
 type Scripted = Redis & Record<string, (...args: any[]) => Promise<any>>;
 
-const SCRIPTS: Record<string, { keys: number; lua: string }> = {
+const SCRIPTS: Record<string, { keys: number | null; lua: string }> = {
+  batonClaimSteps: { keys: null, lua: batchedScript(CLAIM_STEP, 4) },
+  batonCommitSteps: { keys: null, lua: batchedScript(COMMIT_STEP, 7) },
   batonCreateRun: { keys: 5, lua: CREATE_RUN },
   batonClaimStep: { keys: 4, lua: CLAIM_STEP },
   batonJournalSet: { keys: 2, lua: JOURNAL_SET },
@@ -78,19 +81,93 @@ const SCRIPTS: Record<string, { keys: number; lua: string }> = {
   batonTakeOutbox: { keys: 1, lua: TAKE_OUTBOX },
 };
 
+/** A script call waiting in a batch. */
+interface QueuedCall {
+  keys: string[];
+  args: string[];
+  resolve: (reply: any) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Sends the calls of one script made in the same tick (the claims, or the commits, of the turn
+ * jobs a worker started together) as one call of its batched form: one round trip and one
+ * script run on Redis instead of one per job. A lone call goes as is; so does every call on a
+ * Redis Cluster (each run has its own slot).
+ */
+class ScriptBatch {
+  private queued: QueuedCall[] = [];
+
+  constructor(
+    private readonly r: Scripted,
+    private readonly single: string,
+    private readonly batched: string | undefined,
+  ) {}
+
+  call(keys: string[], args: string[]): Promise<any> {
+    if (!this.batched) return this.r[this.single](...keys, ...args);
+    return new Promise((resolve, reject) => {
+      if (this.queued.push({ keys, args, resolve, reject }) === 1)
+        process.nextTick(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const calls = this.queued;
+    this.queued = [];
+    if (calls.length === 1) {
+      const [c] = calls;
+      this.r[this.single](...c.keys, ...c.args).then(c.resolve, c.reject);
+      return;
+    }
+    const keys: string[] = [];
+    const args: string[] = [String(calls.length)];
+    for (const c of calls) {
+      for (const k of c.keys) keys.push(k);
+      args.push(String(c.args.length));
+      for (const a of c.args) args.push(a);
+    }
+    this.r[this.batched!](keys.length, ...keys, ...args).then(
+      (replies: any[]) => {
+        for (let i = 0; i < calls.length; i++) {
+          const reply = replies[i];
+          if (Array.isArray(reply) && reply[0] === '\0err') calls[i].reject(new Error(reply[1]));
+          else calls[i].resolve(reply);
+        }
+      },
+      (error: unknown) => {
+        for (const c of calls) c.reject(error);
+      },
+    );
+  }
+}
+
 export class RunStore {
   readonly client: Redis;
   readonly prefix: string;
   private readonly r: Scripted;
+  private readonly claims: ScriptBatch;
+  private readonly commits: ScriptBatch;
 
   constructor(client: Redis, prefix = 'baton') {
     this.client = client;
     this.prefix = prefix;
     for (const [name, s] of Object.entries(SCRIPTS)) {
       if (typeof (client as any)[name] !== 'function')
-        client.defineCommand(name, { numberOfKeys: s.keys, lua: s.lua });
+        client.defineCommand(name, { numberOfKeys: s.keys ?? undefined, lua: s.lua });
     }
     this.r = client as Scripted;
+    const cluster = (client as { isCluster?: boolean }).isCluster === true;
+    this.claims = new ScriptBatch(
+      this.r,
+      'batonClaimStep',
+      cluster ? undefined : 'batonClaimSteps',
+    );
+    this.commits = new ScriptBatch(
+      this.r,
+      'batonCommitStep',
+      cluster ? undefined : 'batonCommitSteps',
+    );
   }
 
   keys(runId: string): RunKeys {
@@ -133,14 +210,9 @@ export class RunStore {
   /** Claims step `step` for `owner`: bumps the epoch (fencing out any earlier owner) and loads the run. */
   async claim(runId: string, step: number, owner: string, nowMs: number): Promise<ClaimResult> {
     const k = this.keys(runId);
-    const reply = (await this.r.batonClaimStep(
-      k.meta,
-      k.state,
-      k.journal,
-      k.decisions,
-      String(step),
-      owner,
-      String(nowMs),
+    const reply = (await this.claims.call(
+      [k.meta, k.state, k.journal, k.decisions],
+      [String(step), owner, String(nowMs)],
     )) as string[];
     if (reply[0] === 'missing') return { kind: 'missing' };
     if (reply[0] !== 'ok')
@@ -218,18 +290,8 @@ export class RunStore {
       String(c.journal?.length ?? 0),
       ...(c.journal ?? []),
     );
-    return (
-      (await this.r.batonCommitStep(
-        k.meta,
-        k.state,
-        k.journal,
-        k.events,
-        k.pending,
-        k.decisions,
-        k.outbox,
-        ...args,
-      )) === 1
-    );
+    const keys = [k.meta, k.state, k.journal, k.events, k.pending, k.decisions, k.outbox];
+    return (await this.commits.call(keys, args)) === 1;
   }
 
   /** Fenced: puts a running step back to `queued` (before a retry or a rate-limit wait). */

@@ -45,5 +45,23 @@ describe('buildStepCommit', () => {
     expect(commit.input.pending).toEqual(['c1']);
     expect(commit.input.journal).toEqual([kept, '1']);
     expect(commit.input.prune.sort()).toEqual([model, other].sort());
+    // Entries the step never sent (and the claim did not load) are not in Redis: nothing to prune.
+    const fresh = buildStepCommit({
+      runId: 'r1',
+      step: 1,
+      epoch: 3,
+      state,
+      end: 'interruption',
+      itemsBefore: 0,
+      agentBefore: 'Desk',
+      journal,
+      unsentJournal: [model, '{}', kept, '1'],
+      notStored: new Set([model, kept]),
+      withSession: false,
+      ttlSeconds: 60,
+      nowMs: 1,
+    });
+    expect(fresh.input.prune).toEqual([other]);
+    expect(fresh.input.journal).toEqual([kept, '1']);
   });
 });

@@ -35,6 +35,8 @@ export function buildStepCommit(args: {
   journal: Map<string, string>;
   /** Journal entries (`field, value, …`) not written yet: the commit writes those it keeps. */
   unsentJournal?: string[];
+  /** Fields of `unsentJournal` that are not in Redis either (neither loaded nor sent): not pruned there. */
+  notStored?: ReadonlySet<string>;
   withSession: boolean;
   ttlSeconds: number;
   nowMs: number;
@@ -84,7 +86,7 @@ export function buildStepCommit(args: {
     const m = /^(started|doubt):.*:([^:]+)$/.exec(f);
     return m !== null && waitingOn.has(m[2]);
   };
-  const prune = [...args.journal.keys()].filter((f) => !kept(f));
+  const prune = [...args.journal.keys()].filter((f) => !kept(f) && !args.notStored?.has(f));
   // Of the entries not written yet, the commit writes those it keeps (the others it would prune).
   const journal: string[] = [];
   const u = args.unsentJournal ?? [];
