@@ -29,7 +29,7 @@ import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import { type AnyAgent, isAnswered, outputItem, type RunRuntime } from './run-runtime.js';
-import { checkAborted } from './until-aborted.js';
+import { checkAborted, untilAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
 export const DEFAULT_REJECTION_TEXT = 'The user rejected this tool call; it was not executed.';
@@ -70,15 +70,31 @@ export async function executeFunctionCalls(
         `Call ${call_id} was approved for tool "${name}", which agent "${plan.agent.name}" does not have (or has disabled) now. Resume with the agent the run paused with, or reject the call.`,
       );
   const outcomes: CallOutcome[] = new Array(calls.length);
+  const agent = plan.agent;
   let next = 0;
   let error: { value: unknown } | undefined;
   const worker = async () => {
     while (next < calls.length && !error) {
       const index = next++;
-      outcomes[index] = await executeOne(rt, plan, calls[index]).catch((e) => {
+      const call = calls[index];
+      try {
+        const o = await executeOne(rt, plan, call);
+        outcomes[index] = o;
+        // After the output is kept: a run stopped in the hook (an abort) does not run the tool again.
+        if (o && 'ran' in o && o.ran)
+          await callHooks(
+            rt,
+            agent,
+            'onToolEnd',
+            rt.state.context,
+            agent,
+            call.name,
+            call,
+            o.value,
+          );
+      } catch (e) {
         error ??= { value: e };
-        return undefined;
-      });
+      }
     }
   };
   const limit = Math.min(rt.options.maxToolConcurrency ?? 8, calls.length);
@@ -162,22 +178,27 @@ function approval(agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, i
 
 /**
  * Runs tool guardrails in order. Returns the rejection text of the first `reject_content`, or
- * `undefined` when all allow; throws `ToolGuardrailTripwireTriggered` for `throw`.
+ * `undefined` when all allow; throws `ToolGuardrailTripwireTriggered` for `throw`. The results
+ * are recorded once a verdict is reached (a check stopped by an abort records none: judged again).
  */
 async function checkToolGuardrails(
+  rt: RunRuntime,
   guardrails: (ToolInputGuardrail | ToolOutputGuardrail)[],
   results: ToolGuardrailResult[],
   args: ToolOutputGuardrailArgs,
 ): Promise<string | undefined> {
   const { name: toolName, call_id: callId } = args.toolCall;
+  const judged: ToolGuardrailResult[] = [];
   for (const guardrail of guardrails) {
-    const out = await guardrail.execute(args);
-    results.push({ guardrailName: guardrail.name, toolName, callId, output: out });
+    const out = await untilAborted(() => guardrail.execute(args), rt.signal);
+    judged.push({ guardrailName: guardrail.name, toolName, callId, output: out });
     const { behavior } = out;
+    if (behavior.type !== 'reject_content' && behavior.type !== 'throw') continue;
+    results.push(...judged);
     if (behavior.type === 'reject_content') return behavior.message;
-    if (behavior.type === 'throw')
-      throw new ToolGuardrailTripwireTriggered(guardrail.name, toolName, callId, behavior.message);
+    throw new ToolGuardrailTripwireTriggered(guardrail.name, toolName, callId, behavior.message);
   }
+  results.push(...judged);
   return undefined;
 }
 
@@ -203,7 +224,10 @@ async function executeOne(
   if (
     decision === undefined &&
     !state.nestedStates[call.call_id] &&
-    (await tool.needsApproval(state.context, parsed.value, call.call_id))
+    (await untilAborted(
+      () => tool.needsApproval(state.context, parsed.value, call.call_id),
+      rt.signal,
+    ))
   )
     return approval(agent, tool, call);
   const guardrailArgs = {
@@ -214,15 +238,14 @@ async function executeOne(
     output: undefined as unknown,
   };
   const rejected = await checkToolGuardrails(
+    rt,
     tool.inputGuardrails,
     state.toolInputGuardrailResults,
     guardrailArgs,
   );
   if (rejected !== undefined) return output(agent, call, rejected, false, tool);
   checkAborted(rt.signal); // an aborted (or cancelled) run starts no further tool
-  await callHooks(rt, agent, 'onToolStart', (h) =>
-    h.onToolStart?.(state.context, agent, tool.name, call),
-  );
+  await callHooks(rt, agent, 'onToolStart', state.context, agent, tool.name, call);
   const span = rt.tracer?.startSpan<FunctionSpanData>(
     {
       kind: 'function',
@@ -254,15 +277,11 @@ async function executeOne(
         };
       }
       if (!(error instanceof NestedRunStop) && !rt.signal?.aborted)
-        await callHooks(rt, agent, 'onToolError', (h) =>
-          h.onToolError?.(state.context, agent, tool.name, call, error),
-        );
+        await callHooks(rt, agent, 'onToolError', state.context, agent, tool.name, call, error);
       throwIfFatal(rt, tool, call, error);
       const errorFn = tool.errorFunction ?? defaultToolErrorFunction;
-      const text = await errorFn(state.context, error, {
-        toolName: tool.name,
-        callId: call.call_id,
-      });
+      const about = { toolName: tool.name, callId: call.call_id };
+      const text = await untilAborted(() => errorFn(state.context, error, about), rt.signal);
       value = text ?? defaultToolErrorFunction(state.context, error);
       failure = recordToolError(rt, tool, call, error, value as string);
     }
@@ -271,6 +290,7 @@ async function executeOne(
     if (failure === undefined)
       value =
         (await checkToolGuardrails(
+          rt,
           tool.outputGuardrails,
           state.toolOutputGuardrailResults,
           guardrailArgs,
@@ -285,9 +305,6 @@ async function executeOne(
       span.data.output = typeof text === 'string' ? text : JSON.stringify(text);
     rt.tracer!.endSpan(span, failure);
   }
-  await callHooks(rt, agent, 'onToolEnd', (h) =>
-    h.onToolEnd?.(state.context, agent, tool.name, call, value),
-  );
   return output(agent, call, value, true, tool, failure === undefined);
 }
 

@@ -48,9 +48,9 @@ export async function invokeTool(
   try {
     const scoped = () =>
       rt.tracer && span ? withSpanScope({ tracer: rt.tracer, span }, wrapped) : wrapped();
-    if (tool.timeoutMs === undefined) return await untilAborted(scoped(), rt.signal);
+    if (tool.timeoutMs === undefined) return await untilAborted(scoped, rt.signal);
     return await Promise.race([
-      untilAborted(scoped(), rt.signal),
+      untilAborted(scoped, rt.signal),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const error = new ToolTimeoutError(tool.name, call.call_id, tool.timeoutMs!);

@@ -10,6 +10,7 @@ import type { ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 /** A classified response. `pending` is what side effects must still happen this turn. */
 export interface ProcessedResponse {
@@ -146,13 +147,18 @@ export async function finalOutputOf(
   const ctx = rt.state.context;
   const text = extractText(message);
   const refusal = text === '' ? extractRefusal(message) : undefined;
+  const { modelRefusal, invalidFinalOutput } = handlers;
   const refused =
-    refusal === undefined ? undefined : await handlers.modelRefusal?.(ctx, { refusal });
+    refusal === undefined || !modelRefusal
+      ? undefined
+      : await untilAborted(() => modelRefusal(ctx, { refusal }), rt.signal);
   if (refused !== undefined) return handledOutput('modelRefusal', refused);
   if (!plan.outputSchema) return text;
   const agent = `Agent "${plan.agent.name}"`;
   const invalid = async (rawText: string, message: string) => {
-    const handled = await handlers.invalidFinalOutput?.(ctx, { rawText, message });
+    const handled =
+      invalidFinalOutput &&
+      (await untilAborted(() => invalidFinalOutput(ctx, { rawText, message }), rt.signal));
     if (handled === undefined) throw new ModelBehaviorError(message, { rawText });
     return handledOutput('invalidFinalOutput', handled);
   };

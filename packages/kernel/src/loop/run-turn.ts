@@ -26,7 +26,7 @@ import {
 } from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
-import { checkAborted } from './until-aborted.js';
+import { checkAborted, untilAborted } from './until-aborted.js';
 
 /** `request.tracing` of every untraced call (one shared, frozen object). */
 const UNTRACED = Object.freeze({ enabled: false, includeSensitiveData: false });
@@ -57,8 +57,9 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   rt.turnStartIndex = state.generatedItems.length;
   const { pendingTurn } = state;
   if (!pendingTurn && !state.agentStarted) {
+    // Marked once the hooks returned: a run stopped in one (an abort) calls them again on resume.
+    await callHooks(rt, agent, 'onAgentStart', state.context, agent);
     state.agentStarted = true;
-    await callHooks(rt, agent, 'onAgentStart', (h) => h.onAgentStart?.(state.context, agent));
   }
   // A paused turn resumes as the turn it was (its model call is not made again).
   const turn = pendingTurn ? state.currentTurn : state.currentTurn + 1;
@@ -67,14 +68,16 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const plan = await prepareTurn(rt, agent);
   if (pendingTurn) return finishTurn(rt, plan, pendingTurn, trailingMessage(rt));
   let input = currentModelInput(rt);
-  for (const cap of plan.prepared.capabilities)
-    if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun!);
+  for (const cap of plan.prepared.capabilities) {
+    const run = plan.prepared.capabilityRun!;
+    if (cap.processInput)
+      input = await untilAborted(() => cap.processInput!(input, run), rt.signal);
+  }
   let systemInstructions = plan.systemInstructions;
-  if (rt.options.callModelInputFilter) {
-    const filtered = await rt.options.callModelInputFilter(
-      { systemInstructions, input: input.slice() },
-      state.context,
-    );
+  const inputFilter = rt.options.callModelInputFilter;
+  if (inputFilter) {
+    const data = { systemInstructions, input: input.slice() };
+    const filtered = await untilAborted(() => inputFilter(data, state.context), rt.signal);
     if (!Array.isArray(filtered?.input))
       throw new UserError(
         'callModelInputFilter must return { input: Item[], systemInstructions? }.',

@@ -112,7 +112,10 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   serverConversation?: ServerConversation;
   /** Names of agents that used a tool (for `resetToolChoice`). */
   agentsUsedTools: string[] = [];
-  /** Whether the starting agent's `onAgentStart` already ran (so a resume does not repeat it). */
+  /**
+   * Whether the current agent's `onAgentStart` hooks ran and its `onAgentEnd` hooks did not yet
+   * (a resume calls each once; a final output whose end hooks were stopped can be resumed).
+   */
   agentStarted = false;
   /** JSON data of capabilities and drivers (e.g. a sandbox session id), by key; survives serialization. */
   extensions: Record<string, unknown> = {};
