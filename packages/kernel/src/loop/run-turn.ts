@@ -143,13 +143,14 @@ async function answered(
 ): Promise<NextStep> {
   const { state } = rt;
   const conv = state.serverConversation;
-  // Counted once answered: a call that failed or was aborted is made again on resume, as the
-  // same (first) turn — its input guardrails and input write still to come.
-  state.currentTurn++;
   if (parallelDone) {
     await parallelDone;
     await saveInputToSession(rt);
   }
+  // Counted once answered and judged: a call that failed or was aborted (also while its
+  // parallel input guardrails judged) is made again on resume, as the same (first) turn — its
+  // input guardrails and input write still to come.
+  state.currentTurn++;
   const processed = processResponse(rt, plan, response);
   const from = state.generatedItems.length;
   appendItems(rt, processed.items);
@@ -219,7 +220,6 @@ async function finishTurn(
   // The turn stays pending while its handoff runs: one that fails before it is recorded (its
   // input filter threw) runs again on resume.
   const target = handoffCall ? await executeHandoff(rt, plan, handoffCall) : undefined;
-  state.pendingTurn = undefined;
   if (handoffCall) {
     if (target) next = { type: 'handoff', newAgent: target };
   } else if (exec.toolResults.length > 0) {
@@ -239,6 +239,9 @@ async function finishTurn(
   ) {
     next = { type: 'final_output', output: await finalOutputOf(rt, plan, lastMessage) };
   }
+  // Pending until here: a run stopped while toolUseBehavior or an error handler decided resumes
+  // to decide again (not with a model call).
+  state.pendingTurn = undefined;
   emitSince(rt, from);
   // A final output is stored once the output guardrails passed (see run-loop finish()).
   if (next.type !== 'final_output')
