@@ -39,6 +39,7 @@ const KINDS = [
   'onToolStart',
   'toolOutputGuardrail',
   'onToolEnd',
+  'toolErrorFormatter',
   'onToolError',
   'errorFunction',
   'handoffOnHandoff',
@@ -55,7 +56,8 @@ type Kind = (typeof KINDS)[number];
 const AFTER_DONE: Kind[] = ['onToolEnd', 'onHandoff'];
 
 /**
- * Triage calls `lookup` and `flaky` (which always fails) together, then hands off to Expert,
+ * Triage calls `lookup`, `flaky` (which always fails) and `ghost` (which it does not have)
+ * together, then hands off to Expert,
  * whose answer is not JSON: `invalidFinalOutput` makes the final output. Every callback counts
  * its calls and notes any that started once the signal had aborted. `target` hangs (or aborts
  * and returns, `how: 'abort'`) on its first call.
@@ -125,7 +127,11 @@ function world(target: Kind | undefined, how: 'hang' | 'abort') {
         (request) =>
           answered(request.input)
             ? [fc('transfer_to_expert', {}, 'h1')]
-            : [fc('lookup', { id: '42' }, 'c_lookup'), fc('flaky', {}, 'c_flaky')],
+            : [
+                fc('lookup', { id: '42' }, 'c_lookup'),
+                fc('flaky', {}, 'c_flaky'),
+                fc('ghost', {}, 'c_ghost'),
+              ],
       ],
       { whenExhausted: 'repeat_last' },
     ),
@@ -156,6 +162,8 @@ function world(target: Kind | undefined, how: 'hang' | 'abort') {
       ...input,
     ]),
     callModelInputFilter: cb('callModelInputFilter', (data) => data),
+    toolNotFound: 'return_error_to_model',
+    toolErrorFormatter: cb('toolErrorFormatter', (args) => `No tool ${args.toolName}.`),
     outputGuardrails: [
       outputGuardrail({
         name: 'on topic',

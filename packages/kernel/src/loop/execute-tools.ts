@@ -24,7 +24,7 @@ import { nativeOutput } from '../tool/native-call.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
-import { invokeTool, recordToolError } from './invoke-tool.js';
+import { formatToolError, invokeTool, recordToolError } from './invoke-tool.js';
 import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
@@ -45,7 +45,13 @@ export interface ToolExecutionResult {
 }
 
 /** The part of a turn's plan that tool execution reads. */
-type ToolPlan = Pick<TurnPlan, 'agent' | 'functionTools'>;
+type ToolPlan = Pick<TurnPlan, 'agent' | 'functionTools'> & Partial<Pick<TurnPlan, 'handoffs'>>;
+
+/** The output text for a call to a tool that does not exist (or no longer does, on a resume). */
+export function toolNotFoundText(name: string, plan: ToolPlan): string {
+  const names = [...plan.functionTools.keys(), ...(plan.handoffs?.keys() ?? [])];
+  return `Error: tool "${name}" not found. Available tools: ${names.length ? names.join(', ') : '(none)'}. Call one of these.`;
+}
 
 /** What became of one call: an output (`ran`: the tool ran), approvals to wait for, or nothing. */
 type CallOutcome =
@@ -214,11 +220,15 @@ async function executeOne(
   const tool = plan.functionTools.get(call.name);
   const decision = state.isApproved(call.name, call.call_id);
   if (decision === false) {
-    const text = state.rejectionMessage(call.name, call.call_id) ?? DEFAULT_REJECTION_TEXT;
+    const text =
+      state.rejectionMessage(call.name, call.call_id) ??
+      (await formatToolError(rt, 'approval_rejected', call, tool, DEFAULT_REJECTION_TEXT));
     return output(agent, call, text, false, tool);
   }
-  const gone = `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`;
-  if (!tool) return output(agent, call, gone);
+  if (!tool) {
+    const text = toolNotFoundText(call.name, plan);
+    return output(agent, call, await formatToolError(rt, 'tool_not_found', call, tool, text));
+  }
   const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return output(agent, call, parsed.message, false, tool);
   if (

@@ -1,6 +1,8 @@
 /**
  * Classifies a model response into run items (messages, reasoning, tool calls, handoff calls,
  * hosted items) and decides the final output. Pure over its inputs except for `toolNotFound`.
+ * A call of a tool the agent does not have is a pending call like the others (with
+ * `toolNotFound: 'return_error_to_model'`): its error output is made with the turn's tools.
  */
 import { ModelBehaviorError, UserError } from '../errors/errors.js';
 import { extractRefusal, extractText } from '../items/item-helpers.js';
@@ -16,8 +18,6 @@ import { untilAborted } from './until-aborted.js';
 export interface ProcessedResponse {
   items: RunItem<AnyAgent>[];
   pending: PendingTurn;
-  /** Outputs for calls that cannot run (unknown tools with `return_error_to_model`). */
-  immediateOutputs: RunItem<AnyAgent>[];
   lastMessage?: MessageItem;
 }
 
@@ -41,12 +41,6 @@ function usedCallId(rt: RunRuntime, callId: string, items: RunItem<AnyAgent>[]):
   );
 }
 
-/** The output text for a call to a tool that does not exist. */
-export function toolNotFoundText(name: string, plan: TurnPlan): string {
-  const names = [...plan.functionTools.keys(), ...plan.handoffs.keys()];
-  return `Error: tool "${name}" not found. Available tools: ${names.length ? names.join(', ') : '(none)'}. Call one of these.`;
-}
-
 /**
  * Turns the response into run items. Function calls without a `call_id` get the deterministic
  * id `t{turn}.{index}`. Only the first handoff is taken; the others are answered later.
@@ -59,7 +53,6 @@ export function processResponse(
 ): ProcessedResponse {
   const agent = plan.agent;
   const items: RunItem<AnyAgent>[] = [];
-  const immediateOutputs: RunItem<AnyAgent>[] = [];
   const pending: PendingTurn = { functionCalls: [], ignoredHandoffCalls: [] };
   let lastMessage: MessageItem | undefined;
   const output = response.output;
@@ -82,17 +75,17 @@ export function processResponse(
           items.push({ type: 'handoff_call_item', agent, raw_item: call });
           if (pending.handoffCall) pending.ignoredHandoffCalls.push(call);
           else pending.handoffCall = call;
-        } else if (plan.functionTools.has(call.name)) {
-          items.push({ type: 'tool_call_item', agent, raw_item: call });
-          pending.functionCalls.push(call);
         } else {
-          if ((rt.options.toolNotFound ?? 'raise') === 'raise')
+          if (
+            !plan.functionTools.has(call.name) &&
+            (rt.options.toolNotFound ?? 'raise') === 'raise'
+          )
             throw new ModelBehaviorError(
               `The model called tool "${call.name}", which agent "${agent.name}" does not have. Check the agent's tools, or run with toolNotFound: 'return_error_to_model'.`,
               { toolName: call.name },
             );
           items.push({ type: 'tool_call_item', agent, raw_item: call });
-          immediateOutputs.push(outputItem(agent, call.call_id, toolNotFoundText(call.name, plan)));
+          pending.functionCalls.push(call);
         }
         break;
       }
@@ -119,7 +112,7 @@ export function processResponse(
       }
     }
   }
-  return { items, pending, immediateOutputs, lastMessage };
+  return { items, pending, lastMessage };
 }
 
 /**

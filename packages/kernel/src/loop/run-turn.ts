@@ -154,9 +154,8 @@ async function answered(
   const processed = processResponse(rt, plan, response);
   const from = state.generatedItems.length;
   appendItems(rt, processed.items);
-  appendItems(rt, processed.immediateOutputs);
   if (conv) {
-    conv.sentCount = currentModelInput(rt).length - processed.immediateOutputs.length;
+    conv.sentCount = currentModelInput(rt).length;
     // Whenever the run chains responses, the next call chains to the latest one (a call that
     // chained to an older one would fork: the server would not know the calls answered now).
     const chaining = conv.auto || conv.previousResponseId !== undefined;
@@ -164,13 +163,7 @@ async function answered(
       conv.previousResponseId = response.responseId;
   }
   emitSince(rt, from);
-  return finishTurn(
-    rt,
-    plan,
-    processed.pending,
-    processed.lastMessage,
-    processed.immediateOutputs.length > 0,
-  );
+  return finishTurn(rt, plan, processed.pending, processed.lastMessage);
 }
 
 /** Side effects of a turn (also the resume point of a paused turn). */
@@ -179,7 +172,6 @@ async function finishTurn(
   plan: TurnPlan,
   pending: PendingTurn,
   lastMessage: MessageItem | undefined,
-  hadImmediateOutputs = false,
 ): Promise<NextStep> {
   const { state } = rt;
   const agent = plan.agent;
@@ -234,7 +226,6 @@ async function finishTurn(
     pending.functionCalls.length === 0 &&
     !pending.handoffCall &&
     !pending.hostedApprovalRequests &&
-    !hadImmediateOutputs &&
     lastMessage
   ) {
     next = { type: 'final_output', output: await finalOutputOf(rt, plan, lastMessage) };
