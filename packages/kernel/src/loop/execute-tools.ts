@@ -231,6 +231,15 @@ async function executeOne(
   }
   const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return output(agent, call, parsed.message, false, tool);
+  const judging = state.pendingTurn?.judging;
+  if (judging && call.call_id in judging) {
+    const ran = judging[call.call_id];
+    const args = { context: state.context, agent, toolCall: call, args: parsed.value, output: ran };
+    const results = state.toolOutputGuardrailResults;
+    const value = (await checkToolGuardrails(rt, tool.outputGuardrails, results, args)) ?? ran;
+    delete judging[call.call_id];
+    return output(agent, call, value, true, tool);
+  }
   if (
     decision === undefined &&
     !state.nestedStates[call.call_id] &&
@@ -297,14 +306,21 @@ async function executeOne(
     }
     delete state.nestedStates[call.call_id];
     guardrailArgs.output = value;
+    const judge = () =>
+      checkToolGuardrails(
+        rt,
+        tool.outputGuardrails,
+        state.toolOutputGuardrailResults,
+        guardrailArgs,
+      );
     if (failure === undefined)
       value =
-        (await checkToolGuardrails(
-          rt,
-          tool.outputGuardrails,
-          state.toolOutputGuardrailResults,
-          guardrailArgs,
-        )) ?? value;
+        (await judge().catch((error) => {
+          // Stopped while judging: the result is kept, so a resume judges it, not runs the tool.
+          if (rt.signal?.aborted && state.pendingTurn)
+            (state.pendingTurn.judging ??= {})[call.call_id] = value;
+          throw error;
+        })) ?? value;
   } catch (error) {
     if (span) rt.tracer!.failSpan(span, error);
     throw error;

@@ -111,6 +111,7 @@ const base = object({
       handoffCall: opt(functionCall),
       ignoredHandoffCalls: arrayOf(functionCall),
       hostedApprovalRequests: opt(arrayOf(as<HostedItem>(itemSpec))),
+      judging: opt(record(any)),
     }),
   ),
   interruptions: arrayOf(interruption),

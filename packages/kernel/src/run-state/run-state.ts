@@ -32,7 +32,8 @@ type AnyAgent = Agent<any, any>;
  * `functionCalls` (the response's tool calls, in the model's order), `handoffCall` (the handoff
  * taken, waiting for the approvals), `ignoredHandoffCalls` (other handoffs of that response,
  * answered "ignored" once the turn completes), `hostedApprovalRequests` (Responses
- * `mcp_approval_request` items waiting for a decision).
+ * `mcp_approval_request` items waiting for a decision), `judging` (by call id, results of tools that
+ * ran while the run stopped in their tool output guardrails: judged again, not run again).
  */
 export type PendingTurn = NonNullable<SerializedRunStateV1['pendingTurn']>;
 
