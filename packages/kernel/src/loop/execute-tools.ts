@@ -306,21 +306,17 @@ async function executeOne(
     }
     delete state.nestedStates[call.call_id];
     guardrailArgs.output = value;
-    const judge = () =>
-      checkToolGuardrails(
-        rt,
-        tool.outputGuardrails,
-        state.toolOutputGuardrailResults,
-        guardrailArgs,
-      );
-    if (failure === undefined)
-      value =
-        (await judge().catch((error) => {
-          // Stopped while judging: the result is kept, so a resume judges it, not runs the tool.
-          if (rt.signal?.aborted && state.pendingTurn)
-            (state.pendingTurn.judging ??= {})[call.call_id] = value;
-          throw error;
-        })) ?? value;
+    const { toolOutputGuardrailResults: results, pendingTurn: turn } = state;
+    const judged =
+      failure === undefined &&
+      tool.outputGuardrails.length > 0 &&
+      checkToolGuardrails(rt, tool.outputGuardrails, results, guardrailArgs);
+    // Stopped while judging (an abort): the result is kept, so a resume judges it, not runs the tool.
+    const keep = (error: unknown) => {
+      if (rt.signal?.aborted && turn) turn.judging = { ...turn.judging, [call.call_id]: value };
+      throw error;
+    };
+    if (judged) value = (await judged.catch(keep)) ?? value;
   } catch (error) {
     if (span) rt.tracer!.failSpan(span, error);
     throw error;

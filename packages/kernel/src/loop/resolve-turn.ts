@@ -11,7 +11,7 @@ import type { RunItem } from '../items/run-items.js';
 import type { ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnPlan } from './prepare-turn.js';
-import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
 import { untilAborted } from './until-aborted.js';
 
 /** A classified response. `pending` is what side effects must still happen this turn. */
