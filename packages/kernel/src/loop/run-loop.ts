@@ -195,8 +195,9 @@ async function complete(rt: RunRuntime): Promise<RunState<any, AnyAgent>> {
   const { state } = rt;
   const agent = state.currentAgent;
   await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
+  state.endHooksPending = true; // a state stopped in one (an abort) resumes to call them
   await callHooks(rt, agent, 'onAgentEnd', state.context, agent, state.finalOutput);
-  state.agentStarted = false; // its end hooks ran (a state stopped in one resumes to call them)
+  state.endHooksPending = undefined;
   return state;
 }
 

@@ -139,6 +139,7 @@ const base = object({
   agentsUsedTools: arrayOf(str),
   agentStarted: bool,
   hasFinalOutput: opt(bool),
+  endHooksPending: opt(bool),
   finalOutput: opt(any),
   extensions: opt(record(any)),
 });

@@ -113,11 +113,10 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   serverConversation?: ServerConversation;
   /** Names of agents that used a tool (for `resetToolChoice`). */
   agentsUsedTools: string[] = [];
-  /**
-   * Whether the current agent's `onAgentStart` hooks ran and its `onAgentEnd` hooks did not yet
-   * (a resume calls each once; a final output whose end hooks were stopped can be resumed).
-   */
+  /** Whether the current agent's `onAgentStart` hooks returned (a resume does not repeat them). */
   agentStarted = false;
+  /** Set while the final output's `onAgentEnd` hooks run: a state stopped in one resumes to them. */
+  endHooksPending?: boolean;
   /** JSON data of capabilities and drivers (e.g. a sandbox session id), by key; survives serialization. */
   extensions: Record<string, unknown> = {};
   /** The final output; without `hasFinalOutput`, one its output guardrails had not passed yet. */
