@@ -270,3 +270,102 @@ describe('no user callback starts once the signal has aborted', () => {
     });
   }
 });
+
+/**
+ * The other awaited callbacks, each in a run of its own: a `prompt` function, a capability's
+ * `setup`, a model provider's `getModel`, a hosted tool's `onApproval`, `modelRefusal`. Each
+ * hangs once: the abort ends the run; its state (JSON round trip) resumes to the answer,
+ * calling the callback again.
+ */
+describe('an abort ends the other awaited callbacks too', () => {
+  const refusal: Item = {
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'refusal', refusal: 'no' }],
+  } as Item;
+  const cases: Record<
+    string,
+    (hang: <T>(value: T) => T | Promise<T>) => {
+      agent: Agent;
+      options?: RunOptions;
+    }
+  > = {
+    prompt: (hang) => ({
+      agent: new Agent({
+        name: 'A',
+        model: new ScriptedModel([[msg('done')]], { supports: ['prompt'] }),
+        prompt: () => hang({ promptId: 'pmpt_1' }),
+      }),
+    }),
+    'capability setup': (hang) => ({
+      agent: new Agent({
+        name: 'A',
+        model: new ScriptedModel([[msg('done')]]),
+        capabilities: [{ name: 'slow', setup: () => hang(undefined) }],
+      }),
+    }),
+    'modelProvider.getModel': (hang) => {
+      const model = new ScriptedModel([[msg('done')]]);
+      return {
+        agent: new Agent({ name: 'A', model: 'fake' }),
+        options: { modelProvider: { getModel: () => hang(model) } },
+      };
+    },
+    'hosted onApproval': (hang) => ({
+      agent: new Agent({
+        name: 'A',
+        model: new ScriptedModel([
+          [
+            {
+              type: 'mcp_approval_request',
+              id: 'r1',
+              name: 'delete_file',
+              arguments: '{}',
+              server_label: 'files',
+            },
+          ],
+          [msg('done')],
+        ]),
+        tools: [
+          {
+            type: 'hosted_tool',
+            name: 'mcp_files',
+            providerId: 'openai',
+            providerData: { type: 'mcp', server_label: 'files' },
+            onApproval: () => hang({ approve: true }),
+          },
+        ],
+      }),
+    }),
+    modelRefusal: (hang) => ({
+      agent: new Agent({ name: 'A', model: new ScriptedModel([[refusal]]) }),
+      options: { errorHandlers: { modelRefusal: () => hang({ finalOutput: 'done' }) } },
+    }),
+  };
+  for (const stream of [false, true]) {
+    const mode = stream ? 'streamed' : 'non-streamed';
+    for (const [name, make] of Object.entries(cases)) {
+      it(`${name} (${mode})`, async () => {
+        const controller = new AbortController();
+        let calls = 0;
+        const hang = <T>(value: T): T | Promise<T> => {
+          if (++calls > 1) return value;
+          setTimeout(() => controller.abort(), 0);
+          return new Promise<T>(() => {});
+        };
+        const { agent, options = {} } = make(hang);
+        const error = await runIn(
+          agent,
+          'go',
+          { ...options, signal: controller.signal },
+          stream,
+        ).catch((e) => e);
+        expect(error).toBeInstanceOf(RunAbortedError);
+        const state = await RunState.fromString(agent, (error.state as RunState).toString());
+        const resumed = await runIn(agent, state, options, stream);
+        expect(resumed.finalOutput).toBe('done');
+        expect(calls).toBe(2);
+      });
+    }
+  }
+});
