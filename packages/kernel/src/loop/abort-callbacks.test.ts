@@ -293,8 +293,8 @@ describe('an abort ends the other awaited callbacks too', () => {
     prompt: (hang) => ({
       agent: new Agent({
         name: 'A',
-        model: new ScriptedModel([[msg('done')]], { supports: ['prompt'] }),
-        prompt: () => hang({ promptId: 'pmpt_1' }),
+        model: new ScriptedModel([[msg('done')]]),
+        prompt: () => hang({ id: 'pmpt_1' }),
       }),
     }),
     'capability setup': (hang) => ({
