@@ -30,12 +30,10 @@ export async function callModel(
   request: ModelRequest,
 ): Promise<ModelResponse> {
   const { state } = rt;
-  await callHooks(rt, plan.agent, 'onLLMStart', (h) =>
-    h.onLLMStart?.(state.context, plan.agent, {
-      systemInstructions: request.systemInstructions,
-      input: request.input,
-    }),
-  );
+  await callHooks(rt, plan.agent, 'onLLMStart', state.context, plan.agent, {
+    systemInstructions: request.systemInstructions,
+    input: request.input,
+  });
   const span = rt.tracer?.startSpan<GenerationSpanData>(
     {
       kind: 'generation',
@@ -83,11 +81,10 @@ export async function callModel(
       if (rt.tracer!.includeSensitiveData) span.data.output = response.output;
       rt.tracer!.endSpan(span);
     }
+    // Counted once the hooks returned: a run stopped in one (an abort) calls the model again.
+    await callHooks(rt, plan.agent, 'onLLMEnd', state.context, plan.agent, response);
     addUsage(state.context.usage, { requests: 1, ...response.usage });
     state.modelResponses.push(response);
-    await callHooks(rt, plan.agent, 'onLLMEnd', (h) =>
-      h.onLLMEnd?.(state.context, plan.agent, response),
-    );
     return response;
   }, fail);
 }
@@ -156,12 +153,8 @@ function attemptWithRetries(
   // Only a streamed attempt records its progress (a plain call never emits output).
   const progress = rt.stream || onEvent ? { emitted: false, accepted: false } : NO_PROGRESS;
   const limits = attemptLimits(plan, request);
-  let answer: Promise<ModelResponse>;
-  try {
-    answer = attemptOnce(rt, plan, limits?.request ?? request, progress, limits?.touch, onEvent);
-  } catch (thrown) {
-    answer = Promise.reject(thrown);
-  }
+  // Never throws: a sync throw of the model becomes the rejection.
+  let answer = attemptOnce(rt, plan, limits?.request ?? request, progress, limits?.touch, onEvent);
   if (limits) answer = answer.finally(limits.clear);
   return answer.catch(async (thrown) => {
     const error = limits?.timedOut() ?? thrown;
@@ -182,10 +175,14 @@ function attemptOnce(
   touch: (() => void) | undefined,
   onEvent?: (event: ModelStreamEvent) => void,
 ): Promise<ModelResponse> {
-  if (!rt.stream && !onEvent) return untilAborted(plan.model.getResponse(request), request.signal);
+  if (!rt.stream && !onEvent)
+    return untilAborted(() => plan.model.getResponse(request), request.signal);
   // Raced as a whole (not per delta): a stalled stream that ignores the signal cannot hang the
   // call; once abandoned it stops at its next event.
-  return untilAborted(consumeStream(rt, plan, request, progress, touch, onEvent), request.signal);
+  return untilAborted(
+    () => consumeStream(rt, plan, request, progress, touch, onEvent),
+    request.signal,
+  );
 }
 
 async function consumeStream(

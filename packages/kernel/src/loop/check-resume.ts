@@ -25,7 +25,7 @@ export function claimState(agent: AnyAgent, state: RunState, options: RunOptions
     fail(
       'This RunState is already being run; wait for that run to finish (a state can be resumed by one run at a time).',
     );
-  if (state.hasFinalOutput && !state.pendingSessionWrite)
+  if (state.hasFinalOutput && !state.pendingSessionWrite && !state.endHooksPending)
     fail(
       'This RunState already has a final output; start a new run (e.g. with result.history as input) instead of resuming it.',
     );

@@ -40,8 +40,7 @@ export async function executeHandoff(
     if (span) rt.tracer!.endSpan(span, { message: 'invalid handoff arguments' });
     return undefined;
   }
-  if (h.onHandoff)
-    await untilAborted(Promise.resolve(h.onHandoff(state.context, parsed.value)), rt.signal);
+  if (h.onHandoff) await untilAborted(() => h.onHandoff!(state.context, parsed.value), rt.signal);
   const raw_item: FunctionCallOutputItem = {
     type: 'function_call_output',
     call_id: call.call_id,
@@ -64,9 +63,7 @@ export async function executeHandoff(
   appendItems(rt, [item]);
   if (view) useView(rt, view);
   try {
-    await callHooks(rt, target, 'onHandoff', (hooks) =>
-      hooks.onHandoff?.(state.context, from, target),
-    );
+    await callHooks(rt, target, 'onHandoff', state.context, from, target);
   } catch (error) {
     // The handoff is recorded: a resume goes on with the new agent (the turn is done).
     state.pendingTurn = undefined;
@@ -98,7 +95,7 @@ async function filteredView(
     newItems: [...state.generatedItems.slice(Math.max(from, rt.turnStartIndex)), item],
     runContext: state.context,
   };
-  const filtered = await filter(data);
+  const filtered = await untilAborted(() => filter(data), rt.signal);
   return [
     ...filtered.inputHistory,
     ...runItemsToInputItems(filtered.preHandoffItems),

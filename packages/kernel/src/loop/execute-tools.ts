@@ -24,12 +24,12 @@ import { nativeOutput } from '../tool/native-call.js';
 import { defaultToolErrorFunction, type FunctionTool, toToolOutput } from '../tool/tool.js';
 import type { FunctionSpanData } from '../tracing/span-types.js';
 import { callHooks } from './call-hooks.js';
-import { invokeTool, recordToolError } from './invoke-tool.js';
+import { formatToolError, invokeTool, recordToolError } from './invoke-tool.js';
 import { NestedRunStop } from './nested-run.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { toAbortError } from './retry.js';
 import { type AnyAgent, isAnswered, outputItem, type RunRuntime } from './run-runtime.js';
-import { checkAborted } from './until-aborted.js';
+import { checkAborted, untilAborted } from './until-aborted.js';
 
 /** Default text the model sees for a rejected call. */
 export const DEFAULT_REJECTION_TEXT = 'The user rejected this tool call; it was not executed.';
@@ -45,7 +45,13 @@ export interface ToolExecutionResult {
 }
 
 /** The part of a turn's plan that tool execution reads. */
-type ToolPlan = Pick<TurnPlan, 'agent' | 'functionTools'>;
+type ToolPlan = Pick<TurnPlan, 'agent' | 'functionTools'> & Partial<Pick<TurnPlan, 'handoffs'>>;
+
+/** The output text for a call to a tool that does not exist (or no longer does, on a resume). */
+export function toolNotFoundText(name: string, plan: ToolPlan): string {
+  const names = [...plan.functionTools.keys(), ...(plan.handoffs?.keys() ?? [])];
+  return `Error: tool "${name}" not found. Available tools: ${names.length ? names.join(', ') : '(none)'}. Call one of these.`;
+}
 
 /** What became of one call: an output (`ran`: the tool ran), approvals to wait for, or nothing. */
 type CallOutcome =
@@ -70,15 +76,31 @@ export async function executeFunctionCalls(
         `Call ${call_id} was approved for tool "${name}", which agent "${plan.agent.name}" does not have (or has disabled) now. Resume with the agent the run paused with, or reject the call.`,
       );
   const outcomes: CallOutcome[] = new Array(calls.length);
+  const agent = plan.agent;
   let next = 0;
   let error: { value: unknown } | undefined;
   const worker = async () => {
     while (next < calls.length && !error) {
       const index = next++;
-      outcomes[index] = await executeOne(rt, plan, calls[index]).catch((e) => {
+      const call = calls[index];
+      try {
+        const o = await executeOne(rt, plan, call);
+        outcomes[index] = o;
+        // After the output is kept: a run stopped in the hook (an abort) does not run the tool again.
+        if (o && 'ran' in o && o.ran)
+          await callHooks(
+            rt,
+            agent,
+            'onToolEnd',
+            rt.state.context,
+            agent,
+            call.name,
+            call,
+            o.value,
+          );
+      } catch (e) {
         error ??= { value: e };
-        return undefined;
-      });
+      }
     }
   };
   const limit = Math.min(rt.options.maxToolConcurrency ?? 8, calls.length);
@@ -162,22 +184,27 @@ function approval(agent: AnyAgent, tool: FunctionTool, call: FunctionCallItem, i
 
 /**
  * Runs tool guardrails in order. Returns the rejection text of the first `reject_content`, or
- * `undefined` when all allow; throws `ToolGuardrailTripwireTriggered` for `throw`.
+ * `undefined` when all allow; throws `ToolGuardrailTripwireTriggered` for `throw`. The results
+ * are recorded once a verdict is reached (a check stopped by an abort records none: judged again).
  */
 async function checkToolGuardrails(
+  rt: RunRuntime,
   guardrails: (ToolInputGuardrail | ToolOutputGuardrail)[],
   results: ToolGuardrailResult[],
   args: ToolOutputGuardrailArgs,
 ): Promise<string | undefined> {
   const { name: toolName, call_id: callId } = args.toolCall;
+  const judged: ToolGuardrailResult[] = [];
   for (const guardrail of guardrails) {
-    const out = await guardrail.execute(args);
-    results.push({ guardrailName: guardrail.name, toolName, callId, output: out });
+    const out = await untilAborted(() => guardrail.execute(args), rt.signal);
+    judged.push({ guardrailName: guardrail.name, toolName, callId, output: out });
     const { behavior } = out;
+    if (behavior.type !== 'reject_content' && behavior.type !== 'throw') continue;
+    results.push(...judged);
     if (behavior.type === 'reject_content') return behavior.message;
-    if (behavior.type === 'throw')
-      throw new ToolGuardrailTripwireTriggered(guardrail.name, toolName, callId, behavior.message);
+    throw new ToolGuardrailTripwireTriggered(guardrail.name, toolName, callId, behavior.message);
   }
+  results.push(...judged);
   return undefined;
 }
 
@@ -193,17 +220,33 @@ async function executeOne(
   const tool = plan.functionTools.get(call.name);
   const decision = state.isApproved(call.name, call.call_id);
   if (decision === false) {
-    const text = state.rejectionMessage(call.name, call.call_id) ?? DEFAULT_REJECTION_TEXT;
+    const text =
+      state.rejectionMessage(call.name, call.call_id) ??
+      (await formatToolError(rt, 'approval_rejected', call, tool, DEFAULT_REJECTION_TEXT));
     return output(agent, call, text, false, tool);
   }
-  const gone = `Error: tool "${call.name}" is not available to agent "${agent.name}" any more.`;
-  if (!tool) return output(agent, call, gone);
+  if (!tool) {
+    const text = toolNotFoundText(call.name, plan);
+    return output(agent, call, await formatToolError(rt, 'tool_not_found', call, tool, text));
+  }
   const parsed = await tool.parseArguments(call.arguments);
   if (!parsed.ok) return output(agent, call, parsed.message, false, tool);
+  const judging = state.pendingTurn?.judging;
+  if (judging && call.call_id in judging) {
+    const ran = judging[call.call_id];
+    const args = { context: state.context, agent, toolCall: call, args: parsed.value, output: ran };
+    const results = state.toolOutputGuardrailResults;
+    const value = (await checkToolGuardrails(rt, tool.outputGuardrails, results, args)) ?? ran;
+    delete judging[call.call_id];
+    return output(agent, call, value, true, tool);
+  }
   if (
     decision === undefined &&
     !state.nestedStates[call.call_id] &&
-    (await tool.needsApproval(state.context, parsed.value, call.call_id))
+    (await untilAborted(
+      () => tool.needsApproval(state.context, parsed.value, call.call_id),
+      rt.signal,
+    ))
   )
     return approval(agent, tool, call);
   const guardrailArgs = {
@@ -214,15 +257,14 @@ async function executeOne(
     output: undefined as unknown,
   };
   const rejected = await checkToolGuardrails(
+    rt,
     tool.inputGuardrails,
     state.toolInputGuardrailResults,
     guardrailArgs,
   );
   if (rejected !== undefined) return output(agent, call, rejected, false, tool);
   checkAborted(rt.signal); // an aborted (or cancelled) run starts no further tool
-  await callHooks(rt, agent, 'onToolStart', (h) =>
-    h.onToolStart?.(state.context, agent, tool.name, call),
-  );
+  await callHooks(rt, agent, 'onToolStart', state.context, agent, tool.name, call);
   const span = rt.tracer?.startSpan<FunctionSpanData>(
     {
       kind: 'function',
@@ -254,27 +296,27 @@ async function executeOne(
         };
       }
       if (!(error instanceof NestedRunStop) && !rt.signal?.aborted)
-        await callHooks(rt, agent, 'onToolError', (h) =>
-          h.onToolError?.(state.context, agent, tool.name, call, error),
-        );
+        await callHooks(rt, agent, 'onToolError', state.context, agent, tool.name, call, error);
       throwIfFatal(rt, tool, call, error);
       const errorFn = tool.errorFunction ?? defaultToolErrorFunction;
-      const text = await errorFn(state.context, error, {
-        toolName: tool.name,
-        callId: call.call_id,
-      });
+      const about = { toolName: tool.name, callId: call.call_id };
+      const text = await untilAborted(() => errorFn(state.context, error, about), rt.signal);
       value = text ?? defaultToolErrorFunction(state.context, error);
       failure = recordToolError(rt, tool, call, error, value as string);
     }
     delete state.nestedStates[call.call_id];
     guardrailArgs.output = value;
-    if (failure === undefined)
-      value =
-        (await checkToolGuardrails(
-          tool.outputGuardrails,
-          state.toolOutputGuardrailResults,
-          guardrailArgs,
-        )) ?? value;
+    const { toolOutputGuardrailResults: results, pendingTurn: turn } = state;
+    const judged =
+      failure === undefined &&
+      tool.outputGuardrails.length > 0 &&
+      checkToolGuardrails(rt, tool.outputGuardrails, results, guardrailArgs);
+    // Stopped while judging (an abort): the result is kept, so a resume judges it, not runs the tool.
+    const keep = (error: unknown) => {
+      if (rt.signal?.aborted && turn) turn.judging = { ...turn.judging, [call.call_id]: value };
+      throw error;
+    };
+    if (judged) value = (await judged.catch(keep)) ?? value;
   } catch (error) {
     if (span) rt.tracer!.failSpan(span, error);
     throw error;
@@ -285,9 +327,6 @@ async function executeOne(
       span.data.output = typeof text === 'string' ? text : JSON.stringify(text);
     rt.tracer!.endSpan(span, failure);
   }
-  await callHooks(rt, agent, 'onToolEnd', (h) =>
-    h.onToolEnd?.(state.context, agent, tool.name, call, value),
-  );
   return output(agent, call, value, true, tool, failure === undefined);
 }
 

@@ -8,6 +8,7 @@ import type { RunItem, ToolApprovalRunItem } from '../items/run-items.js';
 import { recordDecision } from '../run-state/approvals.js';
 import type { TurnPlan } from './prepare-turn.js';
 import { type AnyAgent, isAnswered, type RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Answers (`outputs`) and still undecided requests (`approvals`) of one turn. */
 export async function decideHostedApprovals(
@@ -29,7 +30,10 @@ export async function decideHostedApprovals(
       (t) => t.providerData.server_label === request.server_label && t.onApproval,
     );
     if (approve === undefined && tool) {
-      const decision = await tool.onApproval!(state.context, request);
+      const decision = await untilAborted(
+        () => tool.onApproval!(state.context, request),
+        rt.signal,
+      );
       approve = decision.approve === true;
       reason = approve ? undefined : decision.reason;
       recordDecision(

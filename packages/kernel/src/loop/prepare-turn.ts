@@ -18,6 +18,7 @@ import type { ResolvedSchema } from '../tool/schema.js';
 import { type FunctionTool, type HostedTool, toFunctionToolDefinition } from '../tool/tool.js';
 import { withSpanScope } from '../tracing/span-context.js';
 import type { AnyAgent, PreparedAgent, RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Everything one model call of one agent needs. */
 export interface TurnPlan {
@@ -82,11 +83,13 @@ export async function prepareAgent(rt: RunRuntime, agent: AnyAgent): Promise<Pre
   rt.prepared ??= new Map();
   rt.prepared.set(agent, prepared);
   const scope = rt.tracer && rt.agentSpan ? { tracer: rt.tracer, span: rt.agentSpan } : undefined;
+  const call = <T>(fn: (run: CapabilityRun) => T | Promise<T>) =>
+    untilAborted(() => fn(capabilityRun), rt.signal);
   await withSpanScope(scope, async () => {
-    for (const cap of prepared.capabilities) await cap.setup?.(capabilityRun);
+    for (const cap of prepared.capabilities) if (cap.setup) await call(cap.setup.bind(cap));
     for (const cap of prepared.capabilities) {
-      if (cap.tools) prepared.extraTools.push(...(await cap.tools(capabilityRun)));
-      const fragment = await cap.instructions?.(capabilityRun);
+      if (cap.tools) prepared.extraTools.push(...(await call(cap.tools.bind(cap))));
+      const fragment = cap.instructions && (await call(cap.instructions.bind(cap)));
       if (fragment) prepared.instructionFragments.push(fragment);
     }
   });
@@ -122,16 +125,21 @@ export async function resolveModel(rt: RunRuntime, agent: AnyAgent): Promise<Mod
       `Agent "${agent.name}" has ${spec ? `model "${spec}"` : 'no model'} and the run has no modelProvider. Pass a Model instance, or run(..., { modelProvider: createProviderRegistry({...}) }).`,
     );
   }
-  const model = await provider.getModel(spec);
+  const model = await untilAborted(() => provider.getModel(spec), rt.signal);
   rt.models ??= new Map(); // made only for models a provider resolves by name
   rt.models.set(agent, model);
   return model;
 }
 
-/** Builds the plan of one turn for `agent`. */
+/**
+ * Builds the plan of one turn for `agent`. User code it calls (`isEnabled`, `instructions`,
+ * `prompt`, capabilities) is ended by an abort and not started after one: the turn is made again.
+ */
 export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<TurnPlan> {
   const prepared = await prepareAgent(rt, agent);
   const ctx = rt.state.context;
+  const enabled = (x: { isEnabled?: Handoff['isEnabled'] }) =>
+    !x.isEnabled || untilAborted(() => x.isEnabled!(ctx, agent), rt.signal);
   const model = await resolveModel(rt, agent);
   let nativeCalls: Map<string, FunctionTool> | undefined;
   /** A feature the model declares it lacks fails the run here, before any model call. */
@@ -157,7 +165,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   const tools = prepared.extraTools.length ? [...agent.tools, ...prepared.extraTools] : agent.tools;
   for (const t of tools) {
     if (t.type === 'function') {
-      if (!(await t.isEnabled(ctx, agent))) continue;
+      if (!(await enabled(t))) continue;
       claim(t.name, `tool "${t.name}"`);
       const n = t.native;
       if (n && model.supports?.(`native_tool:${n.callType}`)) {
@@ -183,7 +191,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
       toolDefinitions.push(toFunctionToolDefinition(t));
     } else {
       const hosted = t as HostedTool;
-      if (hosted.isEnabled && !(await hosted.isEnabled(ctx, agent))) continue;
+      if (!(await enabled(hosted))) continue;
       need(
         `hosted_tools:${hosted.providerId}`,
         `the ${hosted.providerId} hosted tool "${hosted.name}"`,
@@ -198,7 +206,7 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
     }
   }
   for (const h of agent.getHandoffs()) {
-    if (!(await h.isEnabled(ctx, agent))) continue;
+    if (!(await enabled(h))) continue;
     claim(h.toolName, `handoff to "${h.agent.name}"`);
     handoffs ??= new Map();
     handoffs.set(h.toolName, h);
@@ -229,13 +237,14 @@ export async function prepareTurn(rt: RunRuntime, agent: AnyAgent): Promise<Turn
   ) {
     modelSettings = { ...modelSettings, toolChoice: 'auto' };
   }
-  let systemInstructions = await agent.getSystemPrompt(ctx);
+  let systemInstructions = await untilAborted(() => agent.getSystemPrompt(ctx), rt.signal);
   if (prepared.instructionFragments.length > 0) {
     systemInstructions = [systemInstructions, ...prepared.instructionFragments]
       .filter(Boolean)
       .join('\n\n');
   }
-  const prompt = typeof agent.prompt === 'function' ? await agent.prompt(ctx, agent) : agent.prompt;
+  const { prompt: p } = agent;
+  const prompt = typeof p === 'function' ? await untilAborted(() => p(ctx, agent), rt.signal) : p;
   if (prompt) need('prompt', 'a prompt object');
   return {
     agent,

@@ -1,6 +1,8 @@
 /**
  * Classifies a model response into run items (messages, reasoning, tool calls, handoff calls,
  * hosted items) and decides the final output. Pure over its inputs except for `toolNotFound`.
+ * A call of a tool the agent does not have is a pending call like the others (with
+ * `toolNotFound: 'return_error_to_model'`): its error output is made with the turn's tools.
  */
 import { ModelBehaviorError, UserError } from '../errors/errors.js';
 import { extractRefusal, extractText } from '../items/item-helpers.js';
@@ -9,14 +11,13 @@ import type { RunItem } from '../items/run-items.js';
 import type { ModelResponse } from '../model/model.js';
 import type { PendingTurn } from '../run-state/run-state.js';
 import type { TurnPlan } from './prepare-turn.js';
-import { type AnyAgent, outputItem, type RunRuntime } from './run-runtime.js';
+import type { AnyAgent, RunRuntime } from './run-runtime.js';
+import { untilAborted } from './until-aborted.js';
 
 /** A classified response. `pending` is what side effects must still happen this turn. */
 export interface ProcessedResponse {
   items: RunItem<AnyAgent>[];
   pending: PendingTurn;
-  /** Outputs for calls that cannot run (unknown tools with `return_error_to_model`). */
-  immediateOutputs: RunItem<AnyAgent>[];
   lastMessage?: MessageItem;
 }
 
@@ -40,12 +41,6 @@ function usedCallId(rt: RunRuntime, callId: string, items: RunItem<AnyAgent>[]):
   );
 }
 
-/** The output text for a call to a tool that does not exist. */
-export function toolNotFoundText(name: string, plan: TurnPlan): string {
-  const names = [...plan.functionTools.keys(), ...plan.handoffs.keys()];
-  return `Error: tool "${name}" not found. Available tools: ${names.length ? names.join(', ') : '(none)'}. Call one of these.`;
-}
-
 /**
  * Turns the response into run items. Function calls without a `call_id` get the deterministic
  * id `t{turn}.{index}`. Only the first handoff is taken; the others are answered later.
@@ -58,7 +53,6 @@ export function processResponse(
 ): ProcessedResponse {
   const agent = plan.agent;
   const items: RunItem<AnyAgent>[] = [];
-  const immediateOutputs: RunItem<AnyAgent>[] = [];
   const pending: PendingTurn = { functionCalls: [], ignoredHandoffCalls: [] };
   let lastMessage: MessageItem | undefined;
   const output = response.output;
@@ -81,17 +75,17 @@ export function processResponse(
           items.push({ type: 'handoff_call_item', agent, raw_item: call });
           if (pending.handoffCall) pending.ignoredHandoffCalls.push(call);
           else pending.handoffCall = call;
-        } else if (plan.functionTools.has(call.name)) {
-          items.push({ type: 'tool_call_item', agent, raw_item: call });
-          pending.functionCalls.push(call);
         } else {
-          if ((rt.options.toolNotFound ?? 'raise') === 'raise')
+          if (
+            !plan.functionTools.has(call.name) &&
+            (rt.options.toolNotFound ?? 'raise') === 'raise'
+          )
             throw new ModelBehaviorError(
               `The model called tool "${call.name}", which agent "${agent.name}" does not have. Check the agent's tools, or run with toolNotFound: 'return_error_to_model'.`,
               { toolName: call.name },
             );
           items.push({ type: 'tool_call_item', agent, raw_item: call });
-          immediateOutputs.push(outputItem(agent, call.call_id, toolNotFoundText(call.name, plan)));
+          pending.functionCalls.push(call);
         }
         break;
       }
@@ -118,7 +112,7 @@ export function processResponse(
       }
     }
   }
-  return { items, pending, immediateOutputs, lastMessage };
+  return { items, pending, lastMessage };
 }
 
 /**
@@ -146,13 +140,18 @@ export async function finalOutputOf(
   const ctx = rt.state.context;
   const text = extractText(message);
   const refusal = text === '' ? extractRefusal(message) : undefined;
+  const { modelRefusal, invalidFinalOutput } = handlers;
   const refused =
-    refusal === undefined ? undefined : await handlers.modelRefusal?.(ctx, { refusal });
+    refusal === undefined || !modelRefusal
+      ? undefined
+      : await untilAborted(() => modelRefusal(ctx, { refusal }), rt.signal);
   if (refused !== undefined) return handledOutput('modelRefusal', refused);
   if (!plan.outputSchema) return text;
   const agent = `Agent "${plan.agent.name}"`;
   const invalid = async (rawText: string, message: string) => {
-    const handled = await handlers.invalidFinalOutput?.(ctx, { rawText, message });
+    const handled =
+      invalidFinalOutput &&
+      (await untilAborted(() => invalidFinalOutput(ctx, { rawText, message }), rt.signal));
     if (handled === undefined) throw new ModelBehaviorError(message, { rawText });
     return handledOutput('invalidFinalOutput', handled);
   };

@@ -28,7 +28,7 @@ async function runOne(
     rt.agentSpan,
   );
   try {
-    const output = await untilAborted(Promise.resolve(guardrail.execute(args)), rt.signal);
+    const output = await untilAborted(() => guardrail.execute(args), rt.signal);
     if (!output || typeof output.tripwireTriggered !== 'boolean')
       throw new UserError(
         `Guardrail "${guardrail.name}" must return { tripwireTriggered: boolean, outputInfo? } (got ${JSON.stringify(output) ?? String(output)}).`,

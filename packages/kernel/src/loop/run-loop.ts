@@ -25,6 +25,7 @@ import { replayableHistory } from './run-result.js';
 import { type AnyAgent, appendItems, itemEvent, type RunRuntime } from './run-runtime.js';
 import { runTurn } from './run-turn.js';
 import { saveNewItemsToSession } from './session-io.js';
+import { untilAborted } from './until-aborted.js';
 
 function startAgentSpan(rt: RunRuntime, agent: AnyAgent): void {
   if (!rt.tracer) return;
@@ -78,7 +79,9 @@ export async function runLoop(rt: RunRuntime): Promise<RunState<any, AnyAgent>> 
       const { maxTurns } = state;
       if (!state.pendingTurn && maxTurns !== null && state.currentTurn >= maxTurns) {
         // A handler returning `undefined` keeps the error (as in openai-agents-js).
-        const handled = await rt.options.errorHandlers?.maxTurns?.(state.context, { maxTurns });
+        const handler = rt.options.errorHandlers?.maxTurns;
+        const handled =
+          handler && (await untilAborted(() => handler(state.context, { maxTurns }), rt.signal));
         if (handled === undefined) throw new MaxTurnsExceededError(maxTurns);
         const output = handledOutput('maxTurns', handled);
         // No empty assistant message for an output without text (`undefined`, a function).
@@ -192,9 +195,9 @@ async function complete(rt: RunRuntime): Promise<RunState<any, AnyAgent>> {
   const { state } = rt;
   const agent = state.currentAgent;
   await saveNewItemsToSession(rt); // only an output that passed the guardrails is stored
-  await callHooks(rt, agent, 'onAgentEnd', (h) =>
-    h.onAgentEnd?.(state.context, agent, state.finalOutput),
-  );
+  state.endHooksPending = true; // a state stopped in one (an abort) resumes to call them
+  await callHooks(rt, agent, 'onAgentEnd', state.context, agent, state.finalOutput);
+  state.endHooksPending = undefined;
   return state;
 }
 

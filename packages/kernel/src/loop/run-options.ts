@@ -71,6 +71,24 @@ export interface RunLogger {
   warn(message: string, ...details: unknown[]): void;
 }
 
+/** What `toolErrorFormatter` is given (the fields of openai-agents-js's `ToolErrorFormatterArgs`). */
+export interface ToolErrorFormatterArgs<TContext = any> {
+  /** A call a person rejected, or one naming a tool the agent does not have. */
+  kind: 'approval_rejected' | 'tool_not_found';
+  /** `'function'`, or the native kind of a call run natively (`'shell'`, `'computer'`, …). */
+  toolType: 'function' | 'computer' | 'shell' | 'apply_patch' | (string & {});
+  toolName: string;
+  callId: string;
+  /** The message the model sees without a formatter. */
+  defaultMessage: string;
+  runContext: RunContext<TContext>;
+}
+
+/** See `RunOptions.toolErrorFormatter`. */
+export type ToolErrorFormatter<TContext = any> = (
+  args: ToolErrorFormatterArgs<TContext>,
+) => MaybePromise<string | undefined>;
+
 /** What `errorHandlers.maxTurns` returns: the final output; `includeInHistory` default true. */
 export interface MaxTurnsHandled {
   finalOutput: unknown;
@@ -110,6 +128,17 @@ export interface RunOptions<TContext = any> {
   ) => ModelInputData | Promise<ModelInputData>;
   /** What to do when the model calls a tool that does not exist. Default `'raise'`. */
   toolNotFound?: 'raise' | 'return_error_to_model';
+  /**
+   * Words the message the model sees for a call that did not run (as in openai-agents-js): a
+   * call a person rejected without a message of their own (`state.reject(item, { message })`
+   * wins), or one of a tool the agent does not have (`toolNotFound: 'return_error_to_model'`).
+   * Return a string to use it, `undefined` to keep `defaultMessage`; a formatter that throws or
+   * returns another value gets the default too (warned on `logger`). An abort of the run ends it.
+   * Default: none (`'The user rejected this tool call; it was not executed.'` and
+   * `'Error: tool "x" not found. Available tools: …'`). Called when the output is made, so a
+   * call rejected on a resumed `RunState` (also after `RunState.fromString`) is formatted then.
+   */
+  toolErrorFormatter?: ToolErrorFormatter<TContext>;
   /** Concurrent tool calls of one response. Default 8. */
   maxToolConcurrency?: number;
   /** Model-call retries (retryable errors only). Default 2 retries, exponential backoff. */

@@ -26,7 +26,7 @@ import {
 } from './run-runtime.js';
 import { saveInputToSession, saveNewItemsToSession } from './session-io.js';
 import { decideToolUseFinalOutput } from './tool-use-behavior.js';
-import { checkAborted } from './until-aborted.js';
+import { checkAborted, untilAborted } from './until-aborted.js';
 
 /** `request.tracing` of every untraced call (one shared, frozen object). */
 const UNTRACED = Object.freeze({ enabled: false, includeSensitiveData: false });
@@ -57,8 +57,9 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   rt.turnStartIndex = state.generatedItems.length;
   const { pendingTurn } = state;
   if (!pendingTurn && !state.agentStarted) {
+    // Marked once the hooks returned: a run stopped in one (an abort) calls them again on resume.
+    await callHooks(rt, agent, 'onAgentStart', state.context, agent);
     state.agentStarted = true;
-    await callHooks(rt, agent, 'onAgentStart', (h) => h.onAgentStart?.(state.context, agent));
   }
   // A paused turn resumes as the turn it was (its model call is not made again).
   const turn = pendingTurn ? state.currentTurn : state.currentTurn + 1;
@@ -67,14 +68,16 @@ export async function runTurn(rt: RunRuntime): Promise<NextStep> {
   const plan = await prepareTurn(rt, agent);
   if (pendingTurn) return finishTurn(rt, plan, pendingTurn, trailingMessage(rt));
   let input = currentModelInput(rt);
-  for (const cap of plan.prepared.capabilities)
-    if (cap.processInput) input = await cap.processInput(input, plan.prepared.capabilityRun!);
+  for (const cap of plan.prepared.capabilities) {
+    const run = plan.prepared.capabilityRun!;
+    if (cap.processInput)
+      input = await untilAborted(() => cap.processInput!(input, run), rt.signal);
+  }
   let systemInstructions = plan.systemInstructions;
-  if (rt.options.callModelInputFilter) {
-    const filtered = await rt.options.callModelInputFilter(
-      { systemInstructions, input: input.slice() },
-      state.context,
-    );
+  const inputFilter = rt.options.callModelInputFilter;
+  if (inputFilter) {
+    const data = { systemInstructions, input: input.slice() };
+    const filtered = await untilAborted(() => inputFilter(data, state.context), rt.signal);
     if (!Array.isArray(filtered?.input))
       throw new UserError(
         'callModelInputFilter must return { input: Item[], systemInstructions? }.',
@@ -140,19 +143,19 @@ async function answered(
 ): Promise<NextStep> {
   const { state } = rt;
   const conv = state.serverConversation;
-  // Counted once answered: a call that failed or was aborted is made again on resume, as the
-  // same (first) turn — its input guardrails and input write still to come.
-  state.currentTurn++;
   if (parallelDone) {
     await parallelDone;
     await saveInputToSession(rt);
   }
+  // Counted once answered and judged: a call that failed or was aborted (also while its
+  // parallel input guardrails judged) is made again on resume, as the same (first) turn — its
+  // input guardrails and input write still to come.
+  state.currentTurn++;
   const processed = processResponse(rt, plan, response);
   const from = state.generatedItems.length;
   appendItems(rt, processed.items);
-  appendItems(rt, processed.immediateOutputs);
   if (conv) {
-    conv.sentCount = currentModelInput(rt).length - processed.immediateOutputs.length;
+    conv.sentCount = currentModelInput(rt).length;
     // Whenever the run chains responses, the next call chains to the latest one (a call that
     // chained to an older one would fork: the server would not know the calls answered now).
     const chaining = conv.auto || conv.previousResponseId !== undefined;
@@ -160,13 +163,7 @@ async function answered(
       conv.previousResponseId = response.responseId;
   }
   emitSince(rt, from);
-  return finishTurn(
-    rt,
-    plan,
-    processed.pending,
-    processed.lastMessage,
-    processed.immediateOutputs.length > 0,
-  );
+  return finishTurn(rt, plan, processed.pending, processed.lastMessage);
 }
 
 /** Side effects of a turn (also the resume point of a paused turn). */
@@ -175,7 +172,6 @@ async function finishTurn(
   plan: TurnPlan,
   pending: PendingTurn,
   lastMessage: MessageItem | undefined,
-  hadImmediateOutputs = false,
 ): Promise<NextStep> {
   const { state } = rt;
   const agent = plan.agent;
@@ -216,7 +212,6 @@ async function finishTurn(
   // The turn stays pending while its handoff runs: one that fails before it is recorded (its
   // input filter threw) runs again on resume.
   const target = handoffCall ? await executeHandoff(rt, plan, handoffCall) : undefined;
-  state.pendingTurn = undefined;
   if (handoffCall) {
     if (target) next = { type: 'handoff', newAgent: target };
   } else if (exec.toolResults.length > 0) {
@@ -231,11 +226,13 @@ async function finishTurn(
     pending.functionCalls.length === 0 &&
     !pending.handoffCall &&
     !pending.hostedApprovalRequests &&
-    !hadImmediateOutputs &&
     lastMessage
   ) {
     next = { type: 'final_output', output: await finalOutputOf(rt, plan, lastMessage) };
   }
+  // Pending until here: a run stopped while toolUseBehavior or an error handler decided resumes
+  // to decide again (not with a model call).
+  state.pendingTurn = undefined;
   emitSince(rt, from);
   // A final output is stored once the output guardrails passed (see run-loop finish()).
   if (next.type !== 'final_output')

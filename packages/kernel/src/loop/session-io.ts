@@ -13,22 +13,7 @@ import type { RunState } from '../run-state/run-state.js';
 import type { Session, SessionSettings, SessionV2 } from '../session/session.js';
 import type { RunOptions } from './run-options.js';
 import type { RunRuntime } from './run-runtime.js';
-import { checkAborted, untilAborted } from './until-aborted.js';
-
-/**
- * Calls a store method (a sync throw becomes a rejection), ended early by `signal`; not at all
- * once it aborted (a v1 write started then would be stored again by the resume that sends it).
- */
-function storeCall<T>(call: () => T | Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  let pending: T | Promise<T>;
-  try {
-    checkAborted(signal);
-    pending = call();
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  return untilAborted(Promise.resolve(pending), signal);
-}
+import { untilAborted } from './until-aborted.js';
 
 /**
  * `session.getItems(limit)` as a list: a store failure becomes a `SessionError`, and the read
@@ -43,7 +28,7 @@ export async function getSessionItems(
 ): Promise<unknown[]> {
   let items: unknown;
   try {
-    items = await storeCall(() => session.getItems(limit), signal);
+    items = await untilAborted(() => session.getItems(limit), signal);
   } catch (error) {
     rethrow(error, session, 'getItems');
   }
@@ -92,7 +77,8 @@ export async function prepareSessionInput(options: RunOptions, newInput: Item[])
     options.signal,
   );
   if (!options.sessionInputCallback) return [...history, ...newInput];
-  const items = await options.sessionInputCallback(history, newInput.slice());
+  const callback = options.sessionInputCallback;
+  const items = await untilAborted(() => callback(history, newInput.slice()), options.signal);
   if (!Array.isArray(items))
     throw new UserError('sessionInputCallback must return an array of items (the turn input).');
   return items;
@@ -129,8 +115,9 @@ async function send(rt: RunRuntime, write?: RunState['pendingSessionWrite']): Pr
     );
   try {
     // An abort ends a hung write at once; the write stays pending in the state (a resume sends
-    // it again, with the same appendId to a v2 session).
-    await storeCall(
+    // it again, with the same appendId to a v2 session). None is started once the run aborted
+    // (a v1 write started then would be stored again by the resume that sends it).
+    await untilAborted(
       () =>
         'specificationVersion' in session && session.specificationVersion === 'v2'
           ? session.addItems(w.items, { appendId: w.appendId })

@@ -16,11 +16,8 @@ export async function decideToolUseFinalOutput(
   if (behavior === 'run_llm_again') return undefined;
   if (behavior === 'stop_on_first_tool') return { finalOutput: results[0].output };
   if (typeof behavior === 'function') {
-    // An abort ends a decision that hangs (the results are kept: a resume asks the model).
-    const decision = await untilAborted(
-      Promise.resolve(behavior(rt.state.context, results)),
-      rt.signal,
-    );
+    // An abort ends a decision that hangs (the turn stays pending: a resume decides again).
+    const decision = await untilAborted(() => behavior(rt.state.context, results), rt.signal);
     if (typeof decision?.isFinalOutput !== 'boolean')
       throw new UserError(
         `Agent "${agent.name}": its toolUseBehavior function must return { isFinalOutput: boolean, finalOutput? } (got ${describeThrown(decision)}).`,

@@ -1,20 +1,31 @@
 import { toAbortError } from './retry.js';
 
 /**
- * Settles like `promise`, but rejects with the abort error as soon as `signal` aborts, so user
- * code that ignores the signal cannot hang an aborted run (its late result is ignored).
+ * Calls `call` (a sync throw becomes a rejection) and settles like its result, but rejects with
+ * the abort error as soon as `signal` aborts, so user code that ignores the signal cannot hang an
+ * aborted run (its late result is ignored). Once `signal` has aborted, `call` is not made.
  */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(toAbortError(signal));
+export function untilAborted<T>(
+  call: () => T | PromiseLike<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  let pending: T | PromiseLike<T>;
+  try {
+    checkAborted(signal);
+    pending = call();
+  } catch (error) {
+    return Promise.reject(error);
   }
+  // A plain value cannot hang: no race (and no extra microtask rounds) for sync callbacks.
+  if (!signal || typeof (pending as PromiseLike<T>)?.then !== 'function')
+    return Promise.resolve(pending);
+  const promise = Promise.resolve(pending);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       promise.catch(() => {});
       reject(toAbortError(signal));
     };
+    if (signal.aborted) return onAbort(); // aborted by `call` itself
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

@@ -111,6 +111,7 @@ const base = object({
       handoffCall: opt(functionCall),
       ignoredHandoffCalls: arrayOf(functionCall),
       hostedApprovalRequests: opt(arrayOf(as<HostedItem>(itemSpec))),
+      judging: opt(record(any)),
     }),
   ),
   interruptions: arrayOf(interruption),
@@ -138,6 +139,7 @@ const base = object({
   agentsUsedTools: arrayOf(str),
   agentStarted: bool,
   hasFinalOutput: opt(bool),
+  endHooksPending: opt(bool),
   finalOutput: opt(any),
   extensions: opt(record(any)),
 });

@@ -32,7 +32,8 @@ type AnyAgent = Agent<any, any>;
  * `functionCalls` (the response's tool calls, in the model's order), `handoffCall` (the handoff
  * taken, waiting for the approvals), `ignoredHandoffCalls` (other handoffs of that response,
  * answered "ignored" once the turn completes), `hostedApprovalRequests` (Responses
- * `mcp_approval_request` items waiting for a decision).
+ * `mcp_approval_request` items waiting for a decision), `judging` (by call id, results of tools that
+ * ran while the run stopped in their tool output guardrails: judged again, not run again).
  */
 export type PendingTurn = NonNullable<SerializedRunStateV1['pendingTurn']>;
 
@@ -112,8 +113,10 @@ export class RunState<TContext = any, TAgent extends AnyAgent = AnyAgent> {
   serverConversation?: ServerConversation;
   /** Names of agents that used a tool (for `resetToolChoice`). */
   agentsUsedTools: string[] = [];
-  /** Whether the starting agent's `onAgentStart` already ran (so a resume does not repeat it). */
+  /** Whether the current agent's `onAgentStart` hooks returned (a resume does not repeat them). */
   agentStarted = false;
+  /** Set while the final output's `onAgentEnd` hooks run: a state stopped in one resumes to them. */
+  endHooksPending?: boolean;
   /** JSON data of capabilities and drivers (e.g. a sandbox session id), by key; survives serialization. */
   extensions: Record<string, unknown> = {};
   /** The final output; without `hasFinalOutput`, one its output guardrails had not passed yet. */

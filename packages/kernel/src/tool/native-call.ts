@@ -41,3 +41,12 @@ export function nativeOutput(
   if (!tool || !(tool as { [VIEW]?: boolean })[VIEW]) return undefined;
   return tool.native!.toOutput(JSON.parse(call.arguments), value, ok);
 }
+
+/**
+ * The tool type `toolErrorFormatter` is told (as in openai-agents-js): the native kind of a call
+ * run natively (`shell_call` items → `'shell'`), else `'function'`.
+ */
+export function nativeToolType(tool: FunctionTool | undefined): string {
+  const native = tool && (tool as { [VIEW]?: boolean })[VIEW] ? tool.native : undefined;
+  return native ? native.callType.replace(/_call$/, '') : 'function';
+}
