@@ -222,13 +222,7 @@ const CALL_FIELDS = new Set(['type', 'call_id', 'name', 'arguments', 'id', 'stat
 /** A `function_call` of string fields only (the common case), checked without the spec walk. */
 function isPlainCall(v: Record<string, unknown>): boolean {
   for (const key in v) if (!CALL_FIELDS.has(key) || typeof v[key] !== 'string') return false;
-  const s = v.status;
-  return (
-    v.call_id !== undefined &&
-    v.name !== undefined &&
-    v.arguments !== undefined &&
-    (s === undefined || s === 'completed' || s === 'in_progress' || s === 'incomplete')
-  );
+  return 'call_id' in v && 'name' in v && 'arguments' in v && !status.check(v.status);
 }
 
 /**
