@@ -71,8 +71,8 @@ export function ratioToFloor(row: Row | undefined): number | undefined {
 }
 
 /**
- * Baton's median divided by the best (lowest) peer median; undefined when either is missing or
- * the peer's is ≤ 0.
+ * Baton's median (0 if below) divided by the best (lowest) peer median; undefined when either
+ * is missing or the peer's is ≤ 0.
  */
 export function ratioToBestPeer(row: Row): { ratio: number; peer: RuntimeId } | undefined {
   if (row.informational) return undefined;
@@ -83,9 +83,10 @@ export function ratioToBestPeer(row: Row): { ratio: number; peer: RuntimeId } | 
     const v = row.values[p]?.median;
     if (v !== undefined && (best === undefined || v < row.values[best]!.median)) best = p;
   }
-  // A ratio to a figure at or below zero (a P1 difference within noise) says nothing.
+  // A ratio to a figure at or below zero (a P1 difference within noise) says nothing; a Baton
+  // figure below zero (P1: less CPU than the SDK's own iterator) counts as 0.
   if (best === undefined || row.values[best]!.median <= 0) return undefined;
-  return { ratio: baton / row.values[best]!.median, peer: best };
+  return { ratio: Math.max(baton, 0) / row.values[best]!.median, peer: best };
 }
 
 /** Baton's median divided by the best peer's median (`undefined` when no peer has a value). */

@@ -7,6 +7,7 @@
  * provider), the AI SDK's `streamText` on `@ai-sdk/openai` / `@ai-sdk/anthropic`. Every event is
  * consumed. Before timing, both ways must yield the stream's text and calls.
  */
+import { createParser } from 'eventsource-parser';
 import type { RuntimeId } from '../types.js';
 import { callKey, type P1Stream, p1Streams } from './p1-streams.js';
 
@@ -150,7 +151,6 @@ async function rawConsumer(stream: P1Stream): Promise<{
  * `JSON.parse`d; nothing else. Returns the number of events.
  */
 async function parseBody(response: Response): Promise<number> {
-  const { createParser } = await import('eventsource-parser');
   let n = 0;
   const parser = createParser({
     onEvent: (e) => {
