@@ -295,6 +295,31 @@ describe('sseEvents and the body', () => {
     ]);
   });
 
+  it('overlapping next() calls are served in order, as the SDK iterator serves them', async () => {
+    const slow = () => {
+      const chunks = [': comment\n\n', 'data: {"n":1}\n\n', 'data: {"n":2}\n\n'];
+      let i = 0;
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            await new Promise((r) => setTimeout(r, 2));
+            if (i < chunks.length) controller.enqueue(encode(chunks[i++]));
+            else controller.close();
+          },
+        }),
+      );
+    };
+    const all = (it: AsyncIterator<unknown>) => Promise.all([it.next(), it.next(), it.next()]);
+    const sdk = OpenAIStream.fromSSEResponse(slow(), new AbortController())[Symbol.asyncIterator]();
+    const expected = await all(sdk);
+    expect(expected).toEqual([
+      { value: { n: 1 }, done: false },
+      { value: { n: 2 }, done: false },
+      { value: undefined, done: true },
+    ]);
+    expect(await all(sseEvents(slow(), openaiRules))).toEqual(expected);
+  });
+
   it('a response without a body fails as the SDKs say it', async () => {
     const got = await collect(sseEvents(new Response(null), anthropicRules));
     expect(got).toEqual([

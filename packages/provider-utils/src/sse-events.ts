@@ -194,6 +194,8 @@ class SseEvents implements AsyncIterableIterator<unknown> {
   private pendingCr = false;
   private readonly signal: AbortSignal | undefined;
   private onClose: (() => void) | undefined;
+  /** The read in flight, if any. */
+  private reading: Promise<IteratorResult<unknown>> | undefined;
 
   constructor(
     private readonly response: Response,
@@ -248,6 +250,7 @@ class SseEvents implements AsyncIterableIterator<unknown> {
   };
 
   next(): Promise<IteratorResult<unknown>> {
+    if (this.reading) return this.reading.then(this.nextAgain, this.nextAgain);
     if (this.head < this.queue.length)
       return this.signal?.aborted ? this.aborted() : Promise.resolve(this.take());
     if (this.signal?.aborted && !this.ended) return this.aborted();
@@ -260,8 +263,17 @@ class SseEvents implements AsyncIterableIterator<unknown> {
     }
     this.queue = [];
     this.head = 0;
-    return this.read(this.reader);
+    const reading = this.read(this.reader);
+    this.reading = reading;
+    reading.then(this.readDone, this.readDone);
+    return reading;
   }
+
+  /** A `next()` while a read is in flight waits for it (as an async generator does). */
+  private readonly nextAgain = (): Promise<IteratorResult<unknown>> => this.next();
+  private readonly readDone = (): void => {
+    this.reading = undefined;
+  };
 
   async return(): Promise<IteratorResult<unknown>> {
     this.queue = [];
