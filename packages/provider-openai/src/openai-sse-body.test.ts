@@ -6,6 +6,7 @@
  * collects no listeners over many runs, in both modes.
  */
 import { getEventListeners } from 'node:events';
+import { Readable } from 'node:stream';
 import { Agent, type ModelStreamEvent, run } from '@baton/kernel';
 import {
   chunksToSse,
@@ -79,6 +80,28 @@ describe('OpenAI Responses: the streamed body read by sseEvents', () => {
     // at most the rest of the events mapped from the source event being handed out
     expect(got.types.length).toBeLessThanOrEqual(6);
     expect(got.types).not.toContain('response_done');
+  });
+
+  it('a fetch whose Response body is a Node Readable (node-fetch style) streams as with the global fetch', async () => {
+    server.enqueue({ kind: 'sse', body: STREAM });
+    server.enqueue({ kind: 'sse', body: STREAM });
+    const nodeStyle = (async (url: string, init: RequestInit) => {
+      const response = await fetch(url, init);
+      return {
+        ok: response.ok,
+        status: response.status,
+        statusText: response.statusText,
+        url: response.url,
+        headers: response.headers,
+        body: Readable.fromWeb(response.body as never),
+        text: () => Promise.resolve(''),
+        json: () => Promise.resolve({}),
+      };
+    }) as unknown as typeof fetch;
+    const viaGlobal = await streamed(modelWith(), undefined);
+    const viaNode = await streamed(modelWith(nodeStyle), undefined);
+    expect(viaGlobal.types.at(-1)).toBe('response_done');
+    expect(viaNode).toEqual(viaGlobal);
   });
 
   it('a fetch whose body does not end on abort: an abort of a stalled stream still ends it at once', async () => {

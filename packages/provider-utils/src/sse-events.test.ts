@@ -9,6 +9,7 @@
 import { getEventListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import { Stream as AnthropicStream } from '@anthropic-ai/sdk/streaming';
 import fc from 'fast-check';
@@ -318,6 +319,39 @@ describe('sseEvents and the body', () => {
       { value: undefined, done: true },
     ]);
     expect(await all(sseEvents(slow(), openaiRules))).toEqual(expected);
+  });
+
+  it('a body that is a Node Readable (node-fetch and other custom fetches) gives what the SDK gives; return() destroys it', async () => {
+    const text = 'data: {"a":1}\n\ndata: {"t":"é"}\n\ndata: [DONE]\n\n';
+    const bytes = encode(text);
+    const nodeResponse = () =>
+      ({
+        headers: new Headers(),
+        body: Readable.from([bytes.slice(0, 20), bytes.slice(20, 29), bytes.slice(29)]),
+      }) as unknown as Response;
+    const expected = await collect(
+      OpenAIStream.fromSSEResponse(nodeResponse(), new AbortController()),
+    );
+    expect(expected).toEqual([{ a: 1 }, { t: 'é' }]);
+    expect(await collect(sseEvents(nodeResponse(), openaiRules))).toEqual(expected);
+    const body = Readable.from(['data: {"a":1}\n\n', 'data: {"b":2}\n\n']);
+    const events = sseEvents({ headers: new Headers(), body } as unknown as Response, openaiRules);
+    expect(await events.next()).toEqual({ value: { a: 1 }, done: false });
+    await events.return?.();
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('a body that is neither a stream nor iterable fails its first read with a TypeError saying so', async () => {
+    const got = await collect(
+      sseEvents({ headers: new Headers(), body: 42 } as unknown as Response, openaiRules),
+    );
+    expect(got).toEqual([
+      {
+        error: expect.stringMatching(/^TypeError: The response body is neither a ReadableStream/),
+        payload: undefined,
+        type: undefined,
+      },
+    ]);
   });
 
   it('a response without a body fails as the SDKs say it', async () => {

@@ -181,13 +181,42 @@ function closing(stream: AsyncIterable<unknown>, onClose: () => void): AsyncIter
   };
 }
 
+/** What `SseEvents` reads a body through: a web stream's reader, or an async iterator's. */
+interface BodyReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array | string>>;
+  cancel(reason?: unknown): Promise<unknown>;
+}
+
+/**
+ * The reader of `body`: a web `ReadableStream`'s own, or, for a body that is only async iterable
+ * (a Node `Readable`, as `node-fetch` and other custom `fetch`es give — the SDKs read those too),
+ * one over its iterator (`cancel` is its `return()`).
+ */
+function readerOf(body: unknown): BodyReader | undefined {
+  if (body == null) return undefined;
+  const stream = body as ReadableStream<Uint8Array> & AsyncIterable<Uint8Array | string>;
+  if (typeof stream.getReader === 'function') return stream.getReader();
+  if (typeof stream[Symbol.asyncIterator] !== 'function') {
+    // Fails the first read (a read failure of the stream, as with the SDK's iterator).
+    const error = new TypeError(
+      `The response body is neither a ReadableStream nor async iterable (${typeof body}); the fetch given to the client must return a fetch Response.`,
+    );
+    return { read: () => Promise.reject(error), cancel: () => Promise.resolve() };
+  }
+  const iterator = stream[Symbol.asyncIterator]();
+  return {
+    read: () => iterator.next() as Promise<ReadableStreamReadResult<Uint8Array | string>>,
+    cancel: async () => iterator.return?.(),
+  };
+}
+
 class SseEvents implements AsyncIterableIterator<unknown> {
   private queue: unknown[] = [];
   private head = 0;
   /** `SSE_END` seen, the body ended, or the stream failed or was returned. */
   private ended = false;
   private failure: { error: unknown } | undefined;
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private readonly reader: BodyReader | undefined;
   private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
   /** The text fed last ended with a CR (the parser waits to see whether LF follows). */
@@ -202,7 +231,7 @@ class SseEvents implements AsyncIterableIterator<unknown> {
     private readonly rules: SseRules,
     options: SseStreamOptions,
   ) {
-    this.reader = response.body?.getReader();
+    this.reader = readerOf(response.body);
     this.parser = createParser({ onEvent: this.onEvent });
     this.onClose = options.onClose;
     const signal = options.signal;
@@ -301,11 +330,9 @@ class SseEvents implements AsyncIterableIterator<unknown> {
   }
 
   /** Reads chunks until one yields an event, the body ends, or the stream fails. */
-  private async read(
-    reader: ReadableStreamDefaultReader<Uint8Array>,
-  ): Promise<IteratorResult<unknown>> {
+  private async read(reader: BodyReader): Promise<IteratorResult<unknown>> {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: ReadableStreamReadResult<Uint8Array | string>;
       try {
         chunk = await reader.read();
       } catch (error) {
@@ -324,7 +351,9 @@ class SseEvents implements AsyncIterableIterator<unknown> {
         this.ended = true;
         this.closed();
       } else {
-        const text = this.decoder.decode(chunk.value, { stream: true });
+        const value = chunk.value;
+        const text =
+          typeof value === 'string' ? value : this.decoder.decode(value, { stream: true });
         if (text !== '') this.pendingCr = text.charCodeAt(text.length - 1) === 13;
         this.parser.feed(text);
       }
