@@ -7,7 +7,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { Readable } from 'node:stream';
-import { Agent, type ModelStreamEvent, run } from '@baton/kernel';
+import { Agent, type ModelStreamEvent, RunAbortedError, run } from '@baton/kernel';
 import {
   chunksToSse,
   type FixtureServer,
@@ -114,6 +114,29 @@ describe('OpenAI Responses: the streamed body read by sseEvents', () => {
     });
     expect(got.error).toBe(reason);
     expect(got.types).not.toContain('response_done');
+  });
+
+  it('a streamed run aborted while its stream is stalled ends promptly with the abort reason, also with a fetch that does not end the body on abort', async () => {
+    const deaf: typeof fetch = (url, init) => fetch(url, { ...init, signal: undefined });
+    for (const custom of [undefined, deaf]) {
+      server.enqueue({ kind: 'sse', body: STREAM, stallAfterBytes: Math.floor(STREAM.length / 2) });
+      const controller = new AbortController();
+      const agent = new Agent({ name: 'A', instructions: 'Answer.', model: modelWith(custom) });
+      const result = await run(agent, 'Hi', { stream: true, signal: controller.signal });
+      const types: string[] = [];
+      let error: unknown;
+      try {
+        for await (const event of result) {
+          types.push(event.type);
+          if (types.length === 1) setTimeout(() => controller.abort(reason), 20);
+        }
+        await result.completed;
+      } catch (e) {
+        error = e;
+      }
+      expect(RunAbortedError.isInstance(error)).toBe(true);
+      expect(types.length).toBeGreaterThan(0);
+    }
   });
 
   it('a long-lived signal given to 30 streamed calls collects no abort listeners', async () => {
