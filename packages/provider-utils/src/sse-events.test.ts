@@ -341,6 +341,22 @@ describe('sseEvents and the body', () => {
     expect(body.destroyed).toBe(true);
   });
 
+  it('an abort ends a pending read of a Node Readable body that has stalled, and destroys it', async () => {
+    const body = new Readable({ read() {} });
+    body.push('data: {"a":1}\n\n');
+    const controller = new AbortController();
+    const events = sseEvents({ headers: new Headers(), body } as unknown as Response, openaiRules, {
+      signal: controller.signal,
+    });
+    expect(await events.next()).toEqual({ value: { a: 1 }, done: false });
+    const pending = events.next();
+    await new Promise((r) => setTimeout(r, 5));
+    const reason = new Error('stopped');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(body.destroyed).toBe(true);
+  });
+
   it('a body that is neither a stream nor iterable fails its first read with a TypeError saying so', async () => {
     const got = await collect(
       sseEvents({ headers: new Headers(), body: 42 } as unknown as Response, openaiRules),

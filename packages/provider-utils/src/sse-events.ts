@@ -204,9 +204,23 @@ function readerOf(body: unknown): BodyReader | undefined {
     return { read: () => Promise.reject(error), cancel: () => Promise.resolve() };
   }
   const iterator = stream[Symbol.asyncIterator]();
+  type Read = ReadableStreamReadResult<Uint8Array | string>;
+  // An iterator's `return()` does not end a `next()` in flight (a Node `Readable`'s waits for it):
+  // `cancel` ends the read itself, as a web stream's `cancel()` does, and destroys a Node stream.
+  const destroy = (body as { destroy?: unknown }).destroy;
+  let wake: ((read: Read) => void) | undefined;
   return {
-    read: () => iterator.next() as Promise<ReadableStreamReadResult<Uint8Array | string>>,
-    cancel: async () => iterator.return?.(),
+    read: () =>
+      new Promise<Read>((resolve, reject) => {
+        wake = resolve;
+        (iterator.next() as Promise<Read>).then(resolve, reject);
+      }),
+    cancel: async () => {
+      wake?.({ done: true, value: undefined });
+      wake = undefined;
+      if (typeof destroy === 'function') destroy.call(body);
+      else await iterator.return?.();
+    },
   };
 }
 
