@@ -24,7 +24,7 @@ import {
   anthropicSseRules,
   assertValidOutputItems,
   StreamPump,
-  sseStreamOf,
+  sseCall,
 } from '@baton/provider-utils';
 import { anthropicEndpointOf } from './anthropic-endpoint.js';
 import {
@@ -179,14 +179,12 @@ export class AnthropicMessagesModel implements Model {
         // The body is this call's own: `stream` is set on it (as a copy would place it).
         const body = this.body(request, output) as Record<string, unknown>;
         body.stream = true;
-        const pending = this.client.messages.create(
-          body as unknown as MessageCreateParamsStreaming,
-          {
-            signal: request.signal,
+        return sseCall(request.signal, ANTHROPIC_SSE, (signal) =>
+          this.client.messages.create(body as unknown as MessageCreateParamsStreaming, {
+            signal,
             maxRetries: 0,
-          },
+          }),
         );
-        return sseStreamOf(pending, ANTHROPIC_SSE);
       },
       step: (event, out) => {
         const from = out.length;

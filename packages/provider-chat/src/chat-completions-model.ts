@@ -12,7 +12,7 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
-import { assertValidOutputItems, openaiSseRules, sseStreamOf } from '@baton/provider-utils';
+import { assertValidOutputItems, openaiSseRules, sseCall } from '@baton/provider-utils';
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
@@ -153,11 +153,12 @@ export class ChatCompletionsModel implements Model {
       const streamOptions = { include_usage: true, ...(body.stream_options as object | undefined) };
       body.stream = true;
       body.stream_options = streamOptions;
-      const call = this.client.chat.completions.create(
-        body as unknown as ChatCompletionCreateParamsStreaming,
-        { signal: request.signal, maxRetries: 0 },
+      return sseCall(request.signal, OPENAI_SSE, (signal) =>
+        this.client.chat.completions.create(
+          body as unknown as ChatCompletionCreateParamsStreaming,
+          { signal, maxRetries: 0 },
+        ),
       );
-      return sseStreamOf(call, OPENAI_SSE);
     };
     return convertChatStream(open, {
       providerId: this.provider,

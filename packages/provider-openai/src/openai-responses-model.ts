@@ -11,7 +11,7 @@ import {
   type ModelStreamEvent,
   type RetryAdvice,
 } from '@baton/kernel';
-import { assertValidOutputItems, openaiSseRules, sseStreamOf } from '@baton/provider-utils';
+import { assertValidOutputItems, openaiSseRules, sseCall } from '@baton/provider-utils';
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
 import type {
@@ -132,11 +132,12 @@ export class OpenAIResponsesModel implements Model {
       // place it), not copied.
       const body = this.body(request);
       body.stream = true;
-      const call = this.client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
-        signal: request.signal,
-        maxRetries: 0,
-      });
-      return sseStreamOf(call, OPENAI_SSE);
+      return sseCall(request.signal, OPENAI_SSE, (signal) =>
+        this.client.responses.create(body as unknown as ResponseCreateParamsStreaming, {
+          signal,
+          maxRetries: 0,
+        }),
+      );
     };
     return toModelStreamEvents(open, { signal: request.signal, url: this.url });
   }

@@ -12,6 +12,8 @@ export {
   SSE_END,
   SSE_SKIP,
   type SseRules,
+  type SseStreamOptions,
+  sseCall,
   sseEvents,
   sseStreamOf,
 } from './sse-events.js';

@@ -9,6 +9,7 @@
  * P1).
  */
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { settleWithin } from './stream-pump.js';
 
 export type { EventSourceMessage } from 'eventsource-parser';
 
@@ -33,6 +34,45 @@ export interface SseRules {
 
 const DONE: IteratorResult<never> = { value: undefined, done: true };
 
+/** Options of {@link sseEvents} and {@link sseStreamOf}. */
+export interface SseStreamOptions {
+  /**
+   * The call's abort signal. Once it is aborted the stream ends with its reason: the body is
+   * cancelled, a pending `next()` rejects at once (also when the `fetch` in use does not end the
+   * body on abort), and the events parsed but not yet handed out are dropped — as the SDK
+   * iterators stop at an abort. Ignored after the stream ended.
+   */
+  signal?: AbortSignal;
+  /** Called once when the stream is over: ended, failed, returned, aborted or never opened. */
+  onClose?: () => void;
+}
+
+/**
+ * A per-call signal that follows `parent` (aborted with its reason), and `release`, which drops
+ * the one listener it keeps on `parent`. Why: a vendor SDK attaches its own abort listener to
+ * the signal it is given and removes it only when its own stream iterator ends; the body read
+ * by {@link sseEvents} is not that iterator, so a long-lived `parent` given straight to the SDK
+ * would collect one listener per call (`MaxListenersExceededWarning` at the 11th, with the
+ * `@anthropic-ai/sdk`). Given this signal instead, the SDK's listener goes with it. Pass
+ * `release` as {@link SseStreamOptions.onClose}. `signal` is undefined when `parent` is.
+ */
+export function callSignal(parent: AbortSignal | undefined): {
+  signal: AbortSignal | undefined;
+  release: () => void;
+} {
+  if (!parent) return { signal: undefined, release: noop };
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { signal: controller.signal, release: noop };
+  }
+  const follow = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', follow, { once: true });
+  return { signal: controller.signal, release: () => parent.removeEventListener('abort', follow) };
+}
+
+const noop = (): void => undefined;
+
 /**
  * The events of `response`'s SSE body under `rules`, as an async iterator. Bytes are decoded as
  * UTF-8 across chunk boundaries; a message is complete at its blank line (an unfinished one at
@@ -48,8 +88,12 @@ const DONE: IteratorResult<never> = { value: undefined, done: true };
  * @throws Error (from `next()`) `Attempted to iterate over a response with no body` when
  *   `response.body` is null, as the SDKs do.
  */
-export function sseEvents(response: Response, rules: SseRules): AsyncIterableIterator<unknown> {
-  return new SseEvents(response, rules);
+export function sseEvents(
+  response: Response,
+  rules: SseRules,
+  options: SseStreamOptions = {},
+): AsyncIterableIterator<unknown> {
+  return new SseEvents(response, rules, options);
 }
 
 /**
@@ -58,13 +102,126 @@ export function sseEvents(response: Response, rules: SseRules): AsyncIterableIte
  * awaited (the stream of a client double or of a wrapper that returns its own stream object).
  * Rejects as the call does (HTTP errors are the SDK's own errors).
  */
-export function sseStreamOf(call: unknown, rules: SseRules): Promise<AsyncIterable<unknown>> {
+export function sseStreamOf(
+  call: unknown,
+  rules: SseRules,
+  options: SseStreamOptions = {},
+): Promise<AsyncIterable<unknown>> {
   const asResponse = (call as { asResponse?: unknown } | null | undefined)?.asResponse;
-  if (typeof asResponse !== 'function')
-    return Promise.resolve(call as PromiseLike<AsyncIterable<unknown>>);
-  return (asResponse.call(call) as Promise<Response>).then((response) =>
-    sseEvents(response, rules),
+  const { onClose } = options;
+  if (typeof asResponse !== 'function') {
+    const stream = Promise.resolve(call as PromiseLike<AsyncIterable<unknown>>);
+    return onClose ? stream.then((s) => closing(s, onClose), closedOnError(onClose)) : stream;
+  }
+  return (asResponse.call(call) as Promise<Response>).then(
+    (response) => sseEvents(response, rules, options),
+    onClose && closedOnError(onClose),
   );
+}
+
+/**
+ * One streamed SDK call read by {@link sseStreamOf}: `send` is called with a per-call signal that
+ * follows `signal` (see {@link callSignal}) and returns the SDK's call (`client.….create(body,
+ * { signal, … })`). The per-call signal's listener on `signal` is dropped when the stream is over,
+ * so a long-lived `signal` collects no listeners; an abort of `signal` ends the stream at once
+ * with its reason.
+ */
+export function sseCall(
+  signal: AbortSignal | undefined,
+  rules: SseRules,
+  send: (signal: AbortSignal | undefined) => unknown,
+): Promise<AsyncIterable<unknown>> {
+  const call = callSignal(signal);
+  let pending: unknown;
+  try {
+    pending = send(call.signal);
+  } catch (error) {
+    call.release();
+    throw error;
+  }
+  return sseStreamOf(pending, rules, { signal, onClose: call.release });
+}
+
+const closedOnError =
+  (onClose: () => void) =>
+  (error: unknown): never => {
+    onClose();
+    throw error;
+  };
+
+/** `stream`, calling `onClose` once its iteration is over (a stream that is not ours). */
+function closing(stream: AsyncIterable<unknown>, onClose: () => void): AsyncIterable<unknown> {
+  return {
+    [Symbol.asyncIterator]() {
+      const it = stream[Symbol.asyncIterator]();
+      let open = true;
+      const close = () => {
+        if (open) {
+          open = false;
+          onClose();
+        }
+      };
+      return {
+        next: async () => {
+          try {
+            const next = await it.next();
+            if (next.done) close();
+            return next;
+          } catch (error) {
+            close();
+            throw error;
+          }
+        },
+        return: async (value?: unknown) => {
+          close();
+          return (await it.return?.(value)) ?? DONE;
+        },
+      };
+    },
+  };
+}
+
+/** What `SseEvents` reads a body through: a web stream's reader, or an async iterator's. */
+interface BodyReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array | string>>;
+  cancel(reason?: unknown): Promise<unknown>;
+}
+
+/**
+ * The reader of `body`: a web `ReadableStream`'s own, or, for a body that is only async iterable
+ * (a Node `Readable`, as `node-fetch` and other custom `fetch`es give — the SDKs read those too),
+ * one over its iterator (`cancel` is its `return()`).
+ */
+function readerOf(body: unknown): BodyReader | undefined {
+  if (body == null) return undefined;
+  const stream = body as ReadableStream<Uint8Array> & AsyncIterable<Uint8Array | string>;
+  if (typeof stream.getReader === 'function') return stream.getReader();
+  if (typeof stream[Symbol.asyncIterator] !== 'function') {
+    // Fails the first read (a read failure of the stream, as with the SDK's iterator).
+    const error = new TypeError(
+      `The response body is neither a ReadableStream nor async iterable (${typeof body}); the fetch given to the client must return a fetch Response.`,
+    );
+    return { read: () => Promise.reject(error), cancel: () => Promise.resolve() };
+  }
+  const iterator = stream[Symbol.asyncIterator]();
+  type Read = ReadableStreamReadResult<Uint8Array | string>;
+  // An iterator's `return()` does not end a `next()` in flight (a Node `Readable`'s waits for it):
+  // `cancel` ends the read itself, as a web stream's `cancel()` does, and destroys a Node stream.
+  const destroy = (body as { destroy?: unknown }).destroy;
+  let wake: ((read: Read) => void) | undefined;
+  return {
+    read: () =>
+      new Promise<Read>((resolve, reject) => {
+        wake = resolve;
+        (iterator.next() as Promise<Read>).then(resolve, reject);
+      }),
+    cancel: async () => {
+      wake?.({ done: true, value: undefined });
+      wake = undefined;
+      if (typeof destroy === 'function') destroy.call(body);
+      else await iterator.return?.();
+    },
+  };
 }
 
 class SseEvents implements AsyncIterableIterator<unknown> {
@@ -73,16 +230,44 @@ class SseEvents implements AsyncIterableIterator<unknown> {
   /** `SSE_END` seen, the body ended, or the stream failed or was returned. */
   private ended = false;
   private failure: { error: unknown } | undefined;
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private readonly reader: BodyReader | undefined;
   private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
+  /** The text fed last ended with a CR (the parser waits to see whether LF follows). */
+  private pendingCr = false;
+  private readonly signal: AbortSignal | undefined;
+  private onClose: (() => void) | undefined;
+  /** The read in flight, if any. */
+  private reading: Promise<IteratorResult<unknown>> | undefined;
 
   constructor(
     private readonly response: Response,
     private readonly rules: SseRules,
+    options: SseStreamOptions,
   ) {
-    this.reader = response.body?.getReader();
+    this.reader = readerOf(response.body);
     this.parser = createParser({ onEvent: this.onEvent });
+    this.onClose = options.onClose;
+    const signal = options.signal;
+    if (signal && this.reader) {
+      this.signal = signal;
+      if (signal.aborted) this.onAbort();
+      else signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  /** Cancelling the body resolves a pending read (done), which then sees the abort. */
+  private readonly onAbort = (): void => {
+    if (this.ended) return;
+    this.reader?.cancel(this.signal?.reason).catch(() => undefined);
+  };
+
+  /** The stream is over: drop the abort listener, tell `onClose` (once). */
+  private closed(): void {
+    this.signal?.removeEventListener('abort', this.onAbort);
+    const onClose = this.onClose;
+    this.onClose = undefined;
+    onClose?.();
   }
 
   [Symbol.asyncIterator](): this {
@@ -108,26 +293,48 @@ class SseEvents implements AsyncIterableIterator<unknown> {
   };
 
   next(): Promise<IteratorResult<unknown>> {
-    if (this.head < this.queue.length) return Promise.resolve(this.take());
+    if (this.reading) return this.reading.then(this.nextAgain, this.nextAgain);
+    if (this.head < this.queue.length)
+      return this.signal?.aborted ? this.aborted() : Promise.resolve(this.take());
+    if (this.signal?.aborted && !this.ended) return this.aborted();
     if (this.failure) return this.fail();
     if (this.ended) return Promise.resolve(DONE);
     if (!this.reader) {
       this.ended = true;
+      this.closed();
       return Promise.reject(new Error('Attempted to iterate over a response with no body'));
     }
     this.queue = [];
     this.head = 0;
-    return this.read(this.reader);
+    const reading = this.read(this.reader);
+    this.reading = reading;
+    reading.then(this.readDone, this.readDone);
+    return reading;
   }
+
+  /** A `next()` while a read is in flight waits for it (as an async generator does). */
+  private readonly nextAgain = (): Promise<IteratorResult<unknown>> => this.next();
+  private readonly readDone = (): void => {
+    this.reading = undefined;
+  };
 
   async return(): Promise<IteratorResult<unknown>> {
     this.queue = [];
     this.head = 0;
     if (!this.ended) {
       this.ended = true;
+      this.closed();
       await this.reader?.cancel().catch(() => undefined);
     }
     return DONE;
+  }
+
+  /** Ends the stream with the signal's reason (the body is cancelled by `onAbort`). */
+  private aborted(): Promise<never> {
+    this.failure = { error: this.signal!.reason };
+    this.queue = [];
+    this.head = 0;
+    return this.fail();
   }
 
   private take(): IteratorResult<unknown> {
@@ -137,23 +344,33 @@ class SseEvents implements AsyncIterableIterator<unknown> {
   }
 
   /** Reads chunks until one yields an event, the body ends, or the stream fails. */
-  private async read(
-    reader: ReadableStreamDefaultReader<Uint8Array>,
-  ): Promise<IteratorResult<unknown>> {
+  private async read(reader: BodyReader): Promise<IteratorResult<unknown>> {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: ReadableStreamReadResult<Uint8Array | string>;
       try {
         chunk = await reader.read();
       } catch (error) {
+        if (this.signal?.aborted && !this.ended) return this.aborted();
         this.ended = true;
+        this.closed();
         throw error;
       }
       if (this.ended) return DONE; // returned meanwhile
+      if (this.signal?.aborted) return this.aborted();
       if (chunk.done) {
         const rest = this.decoder.decode();
-        this.parser.feed(this.rules.keepUnterminatedLast ? `${rest}\n\n` : rest);
+        // A CR that ended the body ends its line: the parser waits for an LF that never comes.
+        const cr = (rest === '' ? this.pendingCr : rest.endsWith('\r')) ? '\n' : '';
+        this.parser.feed(this.rules.keepUnterminatedLast ? `${rest}${cr}\n\n` : `${rest}${cr}`);
         this.ended = true;
-      } else this.parser.feed(this.decoder.decode(chunk.value, { stream: true }));
+        this.closed();
+      } else {
+        const value = chunk.value;
+        const text =
+          typeof value === 'string' ? value : this.decoder.decode(value, { stream: true });
+        if (text !== '') this.pendingCr = text.charCodeAt(text.length - 1) === 13;
+        this.parser.feed(text);
+      }
       if (this.head < this.queue.length) return this.take();
       if (this.failure) return this.fail();
       if (this.ended) return DONE;
@@ -163,18 +380,27 @@ class SseEvents implements AsyncIterableIterator<unknown> {
   /** Ends the stream with its failure (once; then done) and cancels the body. */
   private fail(): Promise<never> {
     const { error } = this.failure!;
+    this.failure = undefined;
     this.ended = true;
+    this.closed();
     this.reader?.cancel().catch(() => undefined);
     return Promise.reject(error);
   }
 
-  /** After `SSE_END`: lets the body end by itself (connection reuse), else cancels it. */
+  /**
+   * After `SSE_END`: lets the body end by itself (connection reuse); cancels it if more data
+   * follows or no end comes within 1 s (see `settleWithin`).
+   */
   private settle(): void {
+    this.closed();
     const reader = this.reader;
     if (!reader) return;
+    const track = settleWithin(() => {
+      reader.cancel().catch(() => undefined);
+    });
     reader.read().then(
-      (next) => (next.done ? undefined : reader.cancel().catch(() => undefined)),
-      () => undefined,
+      (next) => (next.done ? track.ended() : track.close()),
+      () => track.ended(),
     );
   }
 }

@@ -77,6 +77,33 @@ function notAResult(value: unknown): TypeError {
 }
 
 /**
+ * A source reading to its end in the background (after its terminal event, so that the
+ * connection can be reused): `close` is called unless `ended()` comes within 1 s (one timer for
+ * all settling sources). `close()` closes it at once (more data came). Each is called at most once.
+ */
+export function settleWithin(close: () => void): { ended(): void; close(): void } {
+  let open = true;
+  const entry: Settling = {
+    deadline: Date.now() + SETTLE_MS,
+    close: () => {
+      if (!open) return;
+      open = false;
+      settling.delete(entry);
+      close();
+    },
+  };
+  settling.add(entry);
+  if (settleTimer === undefined || armedWith !== setTimeout) armSettleTimer(SETTLE_MS);
+  return {
+    ended: () => {
+      open = false;
+      settling.delete(entry);
+    },
+    close: entry.close,
+  };
+}
+
+/**
  * An `AsyncIterableIterator` over `steps`. Like an async generator, it runs nothing before the
  * first `next()`, serializes overlapping `next()` calls, is done for good once it threw or
  * ended, and closes the source when the consumer stops early (`return()`, e.g. `break` in
@@ -151,21 +178,14 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     const source = this.source;
     if (this.sourceDone || !source) return;
     this.sourceDone = true;
-    let closed = false;
-    const entry: Settling = {
-      deadline: Date.now() + SETTLE_MS,
-      close: () => {
-        if (closed) return;
-        closed = true;
-        settling.delete(entry);
-        try {
-          Promise.resolve(source.return?.()).catch(() => {
-            // closing a broken stream: nothing more to do
-          });
-        } catch {
+    const close = () => {
+      try {
+        Promise.resolve(source.return?.()).catch(() => {
           // closing a broken stream: nothing more to do
-        }
-      },
+        });
+      } catch {
+        // closing a broken stream: nothing more to do
+      }
     };
     let pending: PromiseLike<IteratorResult<S>>;
     try {
@@ -173,11 +193,10 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     } catch {
       return;
     }
-    settling.add(entry);
-    if (settleTimer === undefined || armedWith !== setTimeout) armSettleTimer(SETTLE_MS);
+    const track = settleWithin(close);
     Promise.resolve(pending).then(
-      (next) => (next.done ? settling.delete(entry) : entry.close()),
-      () => settling.delete(entry),
+      (next) => (next.done ? track.ended() : track.close()),
+      () => track.ended(),
     );
   }
 
