@@ -1,5 +1,6 @@
 /**
- * `@baton/testing/vitest`: the conformance suites every plugin of a kind runs — models,
+ * `@baton/testing/vitest`: the conformance suites every plugin of a kind runs — models (and their
+ * streamed bodies),
  * sessions, tracing processors, capabilities, MCP servers, sandbox backends, memory stores,
  * realtime transports and speech models. Each registers
  * vitest `describe` blocks, so import this entry only from test files run by vitest (an optional
@@ -29,6 +30,11 @@ export {
   type ModelConformanceFixtures,
   type ModelFactory,
 } from './model-conformance.js';
+export {
+  describeModelStreamConformance,
+  type ModelStreamConformanceFixtures,
+  type StreamModelFactory,
+} from './model-stream-conformance.js';
 export {
   describeRealtimeTransportConformance,
   type RealtimeClientEventLike,
