@@ -1,6 +1,6 @@
 import type { Item } from '@baton/kernel';
 import { RedisSession } from '@baton/session-redis';
-import { startTestRedis, type TestRedis } from '@baton/testing';
+import { clusterReady, startTestRedis, type TestRedis } from '@baton/testing';
 import { describeSessionConformance } from '@baton/testing/vitest';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,16 +10,7 @@ let cluster: Cluster;
 beforeAll(async () => {
   redis = await startTestRedis({ cluster: true });
   cluster = new Cluster([{ host: '127.0.0.1', port: redis.port }], { keyPrefix: 'c:' });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('Redis Cluster client not ready after 15 s')),
-      15_000,
-    );
-    cluster.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  await clusterReady(cluster);
 });
 afterAll(async () => {
   cluster?.disconnect();

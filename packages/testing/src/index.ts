@@ -31,4 +31,10 @@ export {
 export { RecordingTraceProcessor } from './recording-trace-processor.js';
 export { ScriptedModel, type ScriptedModelOptions, type ScriptStep } from './scripted-model.js';
 export { conformanceItems, unicodeItems } from './session-conformance-items.js';
-export { processAlive, startTestRedis, type TestRedis, waitFor } from './test-redis.js';
+export {
+  clusterReady,
+  processAlive,
+  startTestRedis,
+  type TestRedis,
+  waitFor,
+} from './test-redis.js';

@@ -50,6 +50,15 @@ async function streamed(
   return { types };
 }
 
+/** No abort listener left on `signal` once the last call settled (1 s), and no listener warning. */
+async function expectNoListenersLeft(signal: AbortSignal, warnings: Error[]): Promise<void> {
+  // The last call may still be reading its body to the end (connection reuse).
+  expect(getEventListeners(signal, 'abort').length).toBeLessThanOrEqual(2);
+  await new Promise((r) => setTimeout(r, 1100));
+  expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+  expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+}
+
 /**
  * Registers a vitest `describe` block named `Model stream conformance: <name>` (see the file
  * header for the cases). `factory` must pass `fetch` on to the vendor client.
@@ -159,11 +168,7 @@ export function describeModelStreamConformance(
           const got = await streamed(model, controller.signal);
           expect(got.types.at(-1)).toBe('response_done');
         }
-        // The last call may still be reading its body to the end (connection reuse).
-        expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(2);
-        await new Promise((r) => setTimeout(r, 1100));
-        expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-        expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+        await expectNoListenersLeft(controller.signal, warnings);
       } finally {
         process.off('warning', onWarning);
       }
@@ -192,11 +197,7 @@ export function describeModelStreamConformance(
               await result.completed;
             } else await run(agent, 'Hi', { signal: controller.signal });
           }
-          // The last call may still be reading its body to the end (connection reuse).
-          expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(2);
-          await new Promise((r) => setTimeout(r, 1100));
-          expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-          expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+          await expectNoListenersLeft(controller.signal, warnings);
         } finally {
           process.off('warning', onWarning);
         }

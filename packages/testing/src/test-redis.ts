@@ -208,3 +208,23 @@ export async function waitFor(
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
 }
+
+/**
+ * Resolves once `client` (e.g. an ioredis `Cluster`) emits `'ready'`; rejects after `timeoutMs`
+ * (default 15 s) saying the cluster client never got ready.
+ */
+export function clusterReady(
+  client: { once(event: 'ready', listener: () => void): unknown },
+  timeoutMs = 15_000,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`Redis Cluster client not ready after ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

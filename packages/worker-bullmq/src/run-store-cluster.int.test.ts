@@ -3,7 +3,7 @@
  * same tick are not batched (their keys live in different slots, so one script call over them
  * would be refused with CROSSSLOT); each goes alone and each is fenced on its own.
  */
-import { startTestRedis, type TestRedis } from '@baton/testing';
+import { clusterReady, startTestRedis, type TestRedis } from '@baton/testing';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from './run-store.js';
@@ -13,16 +13,7 @@ let cluster: Cluster;
 beforeAll(async () => {
   redis = await startTestRedis({ cluster: true });
   cluster = new Cluster([{ host: '127.0.0.1', port: redis.port }]);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('Redis Cluster client not ready after 15 s')),
-      15_000,
-    );
-    cluster.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  await clusterReady(cluster);
 });
 afterAll(async () => {
   cluster?.disconnect();
