@@ -6,10 +6,11 @@
 
 import { getEventListeners } from 'node:events';
 import { Readable } from 'node:stream';
+import { ModelCallError } from '@baton/kernel';
 import { Stream as OpenAIStream } from 'openai/streaming';
 import { describe, expect, it } from 'vitest';
 import { anthropicRules, collect, encode, openaiRules } from './__fixtures__/sse-bodies.js';
-import { sseCall, sseEvents } from './sse-events.js';
+import { sseCall, sseEvents, sseStreamOf } from './sse-events.js';
 
 describe('sseEvents and the body', () => {
   function trackedBody(chunks: string[]) {
@@ -315,4 +316,43 @@ describe('sseCall: one per-call signal, released when the stream is over', () =>
     expect(await collect(stream)).toEqual([{ own: 1 }]);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
+});
+
+describe('sseStreamOf and a body that is not an event stream', () => {
+  const callAnswering = (body: string, contentType?: string) => ({
+    asResponse: () =>
+      Promise.resolve(
+        new Response(body, { headers: contentType ? { 'content-type': contentType } : {} }),
+      ),
+  });
+
+  it.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    'application/problem+json',
+  ])(
+    'a %s answer is a ModelCallError (invalid_response) naming it, with the start of the body',
+    async (type) => {
+      const error = await sseStreamOf(
+        callAnswering('{"id":"chatcmpl-1","choices":[]}', type),
+        openaiRules,
+      ).catch((e: unknown) => e);
+      expect(ModelCallError.isInstance(error)).toBe(true);
+      expect((error as ModelCallError).code).toBe('invalid_response');
+      expect((error as ModelCallError).retryable).toBe(false);
+      expect((error as Error).message).toMatch(/not an event stream \(it starts with .*chatcmpl-1/);
+    },
+  );
+
+  it.each([['text/event-stream'], ['text/plain'], [undefined]])(
+    'a %s body is read as an event stream (the SDKs do not check the type)',
+    async (type) => {
+      const stream = await sseStreamOf(
+        callAnswering('data: {"a":1}\n\ndata: [DONE]\n\n', type),
+        openaiRules,
+      );
+      expect(await collect(stream)).toEqual([{ a: 1 }]);
+    },
+  );
 });

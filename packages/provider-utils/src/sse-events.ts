@@ -8,6 +8,8 @@
  * short tool-call stream that cost more CPU than the whole of Baton's mapping (bench/README.md,
  * P1).
  */
+
+import { ModelCallError } from '@baton/kernel';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import { settleWithin } from './stream-pump.js';
 
@@ -114,8 +116,26 @@ export function sseStreamOf(
     return onClose ? stream.then((s) => closing(s, onClose), closedOnError(onClose)) : stream;
   }
   return (asResponse.call(call) as Promise<Response>).then(
-    (response) => sseEvents(response, rules, options),
+    (response) =>
+      isJsonBody(response)
+        ? notAnEventStream(response, onClose)
+        : sseEvents(response, rules, options),
     onClose && closedOnError(onClose),
+  );
+}
+
+/** A JSON body (e.g. from a proxy that ignored `stream: true`) is never an event stream. */
+function isJsonBody(response: Response): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get('content-type') ?? '');
+}
+
+/** The `ModelCallError` for a streamed call answered with a JSON body (which it reads). */
+async function notAnEventStream(response: Response, onClose?: () => void): Promise<never> {
+  const text = await response.text().catch(() => '');
+  onClose?.();
+  throw new ModelCallError(
+    `The server answered a streamed request with ${response.headers.get('content-type')}, not an event stream${text ? ` (it starts with ${JSON.stringify(text.trim().slice(0, 120))})` : ''}. A proxy or gateway between Baton and the API may ignore \`stream: true\`: check baseURL, or call the model without streaming.`,
+    { code: 'invalid_response', retryable: false },
   );
 }
 

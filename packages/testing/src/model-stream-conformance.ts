@@ -3,13 +3,21 @@
  * signal, whatever reads the body (Baton's providers read it with `sseEvents`): an abort ends the
  * stream at once with the signal's reason — while parsed events wait, while the body stalls, and
  * with a `fetch` that does not end the body on abort (a logging or proxy fetch that drops the
- * signal); a Node `Readable` body (node-fetch style) streams as the global fetch's does; CR line
+ * signal); a 200 JSON answer (a proxy that ignores `stream: true`) is a `ModelCallError`
+ * (`invalid_response`) naming it; a Node `Readable` body (node-fetch style) streams as the global fetch's does; CR line
  * endings read as LF; a long-lived signal collects no abort listeners over many calls and runs
  * (no `MaxListenersExceededWarning`), in both modes. Against a fresh fixture server per test.
  */
 import { getEventListeners } from 'node:events';
 import { Readable } from 'node:stream';
-import { Agent, type Model, type ModelStreamEvent, RunAbortedError, run } from '@baton/kernel';
+import {
+  Agent,
+  type Model,
+  ModelCallError,
+  type ModelStreamEvent,
+  RunAbortedError,
+  run,
+} from '@baton/kernel';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FixtureServer, startFixtureServer } from './fixture-server.js';
 
@@ -89,6 +97,15 @@ export function describeModelStreamConformance(
       // at most the rest of the events mapped from the source event being handed out
       expect(got.types.length).toBeLessThanOrEqual(6);
       expect(got.types).not.toContain('response_done');
+    });
+
+    it('a 200 JSON answer to a streamed call (a proxy that ignores stream: true) is a ModelCallError naming it', async () => {
+      server.enqueue({ kind: 'json', body: fixtures.json });
+      const got = await streamed(modelWith(), undefined);
+      expect(got.types).not.toContain('response_done');
+      expect(ModelCallError.isInstance(got.error)).toBe(true);
+      expect((got.error as ModelCallError).code).toBe('invalid_response');
+      expect((got.error as Error).message).toMatch(/application\/json.*not an event stream/);
     });
 
     it('a fetch whose Response body is a Node Readable (node-fetch style) streams as with the global fetch', async () => {
