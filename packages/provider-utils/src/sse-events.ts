@@ -11,7 +11,7 @@
 
 import { ModelCallError } from '@baton/kernel';
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
-import { settleWithin } from './stream-pump.js';
+import { settleSource } from './stream-pump.js';
 
 export type { EventSourceMessage } from 'eventsource-parser';
 
@@ -409,19 +409,18 @@ class SseEvents implements AsyncIterableIterator<unknown> {
 
   /**
    * After `SSE_END`: lets the body end by itself (connection reuse); cancels it if more data
-   * follows or no end comes within 1 s (see `settleWithin`).
+   * follows or no end comes within 1 s (see `settleSource`).
    */
   private settle(): void {
     this.closed();
     const reader = this.reader;
-    if (!reader) return;
-    const track = settleWithin(() => {
-      reader.cancel().catch(() => undefined);
-    });
-    reader.read().then(
-      (next) => (next.done ? track.ended() : track.close()),
-      () => track.ended(),
-    );
+    if (reader)
+      settleSource(
+        () => reader.read(),
+        () => {
+          reader.cancel().catch(() => undefined);
+        },
+      );
   }
 }
 

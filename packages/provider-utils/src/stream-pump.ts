@@ -77,11 +77,18 @@ function notAResult(value: unknown): TypeError {
 }
 
 /**
- * A source reading to its end in the background (after its terminal event, so that the
- * connection can be reused): `close` is called unless `ended()` comes within 1 s (one timer for
- * all settling sources). `close()` closes it at once (more data came). Each is called at most once.
+ * Lets a source that sent its terminal event read to its end in the background, so that the
+ * connection can be reused: `next()` reads once more; `close()` is called (once) when that read
+ * is not the end, or when no end comes within 1 s (one timer watches every settling source). A
+ * `next()` that throws or rejects leaves nothing to close.
  */
-export function settleWithin(close: () => void): { ended(): void; close(): void } {
+export function settleSource(next: () => PromiseLike<{ done?: boolean }>, close: () => void): void {
+  let pending: PromiseLike<{ done?: boolean }>;
+  try {
+    pending = next();
+  } catch {
+    return;
+  }
   let open = true;
   const entry: Settling = {
     deadline: Date.now() + SETTLE_MS,
@@ -92,15 +99,13 @@ export function settleWithin(close: () => void): { ended(): void; close(): void 
       close();
     },
   };
+  const ended = () => {
+    open = false;
+    settling.delete(entry);
+  };
   settling.add(entry);
   if (settleTimer === undefined || armedWith !== setTimeout) armSettleTimer(SETTLE_MS);
-  return {
-    ended: () => {
-      open = false;
-      settling.delete(entry);
-    },
-    close: entry.close,
-  };
+  Promise.resolve(pending).then((read) => (read.done ? ended() : entry.close()), ended);
 }
 
 /**
@@ -178,25 +183,17 @@ export class StreamPump<S, T> implements AsyncIterableIterator<T> {
     const source = this.source;
     if (this.sourceDone || !source) return;
     this.sourceDone = true;
-    const close = () => {
-      try {
-        Promise.resolve(source.return?.()).catch(() => {
+    settleSource(
+      () => source.next(),
+      () => {
+        try {
+          Promise.resolve(source.return?.()).catch(() => {
+            // closing a broken stream: nothing more to do
+          });
+        } catch {
           // closing a broken stream: nothing more to do
-        });
-      } catch {
-        // closing a broken stream: nothing more to do
-      }
-    };
-    let pending: PromiseLike<IteratorResult<S>>;
-    try {
-      pending = source.next();
-    } catch {
-      return;
-    }
-    const track = settleWithin(close);
-    Promise.resolve(pending).then(
-      (next) => (next.done ? track.ended() : track.close()),
-      () => track.ended(),
+        }
+      },
     );
   }
 

@@ -27,19 +27,22 @@ describe('buildStepCommit', () => {
       [kept, '1'],
       [other, '{}'],
     ]);
-    const commit = buildStepCommit({
+    const args = {
       runId: 'r1',
       step: 1,
       epoch: 3,
       state,
-      end: 'interruption',
+      end: 'interruption' as const,
       itemsBefore: 0,
       agentBefore: 'Desk',
       journal,
-      unsentJournal: [model, '{}', kept, '1', other, '{}'],
       withSession: false,
       ttlSeconds: 60,
       nowMs: 1,
+    };
+    const commit = buildStepCommit({
+      ...args,
+      unsentJournal: [model, '{}', kept, '1', other, '{}'],
     });
     expect(commit.status).toBe('paused');
     expect(commit.input.pending).toEqual(['c1']);
@@ -47,19 +50,9 @@ describe('buildStepCommit', () => {
     expect(commit.input.prune.sort()).toEqual([model, other].sort());
     // Entries the step never sent (and the claim did not load) are not in Redis: nothing to prune.
     const fresh = buildStepCommit({
-      runId: 'r1',
-      step: 1,
-      epoch: 3,
-      state,
-      end: 'interruption',
-      itemsBefore: 0,
-      agentBefore: 'Desk',
-      journal,
+      ...args,
       unsentJournal: [model, '{}', kept, '1'],
       notStored: new Set([model, kept]),
-      withSession: false,
-      ttlSeconds: 60,
-      nowMs: 1,
     });
     expect(fresh.input.prune).toEqual([other]);
     expect(fresh.input.journal).toEqual([kept, '1']);
